@@ -1,0 +1,9 @@
+"""nsfric: numerically exact references for nonsmooth friction contact laws of DEM."""
+__version__ = "0.1.0"
+
+from .symbolic import TANGENTIAL_LAWS, NORMAL_LAWS, HybridModel, derive
+from .solvers import REFERENCE_SOLVERS, Solution, get_solver, ZenoError
+from .cases import CASES, get_case
+
+__all__ = ["TANGENTIAL_LAWS", "NORMAL_LAWS", "HybridModel", "derive", "REFERENCE_SOLVERS",
+           "Solution", "get_solver", "ZenoError", "CASES", "get_case", "__version__"]

@@ -1,0 +1,77 @@
+"""The case contract: a published system = mechanics x law(s) x parameters x initial state.
+
+A case builds (and caches) one :class:`~nsfric.symbolic.model.HybridModel` per law,
+knows its initial state and default end time, cites its paper, and -- in its module --
+reproduces the paper's figures (``run`` returns data, ``plot`` draws it).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..solvers.base import Problem, get_solver
+
+CASES: dict = {}
+
+
+def register_case(cls):
+    CASES[cls.name] = cls()
+    return cls
+
+
+def get_case(name: str):
+    try:
+        return CASES[name]
+    except KeyError:
+        raise ValueError(f"unknown case {name!r}; choose one of {sorted(CASES)}") from None
+
+
+class Case:
+    """Base class of the cases; subclasses set the class attributes and ``build``."""
+
+    name = "case"
+    reference = ""
+    laws: tuple = ()
+    default_law = ""
+    t_end = 10.0
+    #: parameters that set the initial state, {name: state symbol name}
+    initial = {}
+
+    def __init__(self):
+        self._models = {}
+
+    def check_law(self, law: str | None) -> str:
+        law = law or self.default_law
+        if law not in self.laws:
+            raise ValueError(f"unknown law {law!r} for case {self.name!r}; choose one of {list(self.laws)}")
+        return law
+
+    def model(self, law: str | None = None):
+        law = self.check_law(law)
+        if law not in self._models:
+            self._models[law] = self.build(law)
+        return self._models[law]
+
+    def build(self, law: str):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def bind(self, law: str | None = None, params: dict | None = None) -> dict:
+        return self.model(law).bind(params)
+
+    def y0(self, law: str | None, values: dict) -> np.ndarray:
+        m = self.model(law)
+        return np.array([values[self.initial[s]] if s in self.initial else 0.0
+                         for s in m.state_names])
+
+    def problem(self, law=None, params=None, t_end=None) -> Problem:
+        law = self.check_law(law)
+        values = self.bind(law, params)
+        t_end = self.t_end if t_end is None else float(t_end)
+        return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self)
+
+    def reference_solution(self, law=None, solver="filippov", params=None, t_end=None,
+                           t_eval=None, samples=None, **options):
+        """Solve ``law`` on this case with the named reference solver."""
+        prob = self.problem(law, params, t_end)
+        if t_eval is None and samples is not None:
+            t_eval = np.linspace(prob.t_span[0], prob.t_span[1], int(samples))
+        return get_solver(solver, **options).solve(prob, t_eval=t_eval)

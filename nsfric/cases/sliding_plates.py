@@ -1,0 +1,48 @@
+"""Two sliding plates, Führer, Brendel & Wolf (2024) §3.1.
+
+Two planar surfaces under a constant normal force; the relative tangential velocity
+``v`` is decelerated by the tangential contact force ``F`` of a spring-dashpot-slider:
+``m dv/dt = F``.  Natural units: ``m = k = F_max = 1``, ``gamma = 2``, ``v(0) = 4``,
+``xi(0) = 0`` -- the contact slides from the start.  Laws: ``c-sds`` (eq 10) and
+``d-sds`` (eqs 1-3; in continuous time a DAE whose sliding branch ties ``xi`` to ``v``).
+
+Exact behaviour (both laws): sliding with ``v = v0 - F_max t/m`` until
+
+* C-SDS: ``|F_S| = F_max``, i.e. ``t* = v0 + 2 W0(-exp(-v0/2)/4)`` for the defaults;
+* D-SDS: the stick dynamics stop pushing ``|F_S|`` above ``F_max``, i.e.
+  ``v = gamma F_max/(m k)`` (eq 20), at ``t* = 2``;
+
+then sticking, a critically damped oscillation that never reaches ``|F_S| = F_max`` again.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from ..symbolic import laws as L
+from .base import Case, register_case
+
+
+@register_case
+class SlidingPlates(Case):
+    name = "sliding-plates"
+    reference = "Führer, Brendel & Wolf (2024) §3, Figs 1-4"
+    laws = ("c-sds", "d-sds")
+    default_law = "c-sds"
+    t_end = 10.0
+    initial = {"xi": "xi0", "v": "v0"}
+
+    def build(self, law: str):
+        xi0, v0 = sp.symbols("xi0 v0", real=True)
+        F_c = sp.Symbol("F_c")
+        extra = (
+            L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
+            L.P(xi0, 0.0, doc="initial spring displacement", unit="n.u."),
+            L.P(v0, 4.0, doc="initial relative velocity", unit="n.u."),
+        )
+        outputs = {
+            "F_S": L.test_force(L.xi, L.v),
+            "E_kin": L.m * L.v ** 2 / 2,
+            "E_el": L.k * L.xi ** 2 / 2,
+        }
+        return L.couple(L.TANGENTIAL_LAWS[law](), f"{self.name}/{law}", {L.v: F_c / L.m},
+                        extra, outputs, reference=f"{self.reference}; {L.TANGENTIAL_LAWS[law]().reference}")

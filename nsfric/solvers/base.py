@@ -1,0 +1,79 @@
+"""The reference-solver contract and registry.
+
+A reference solver is a subclass of :class:`ReferenceSolver` implementing one hook,
+``_solve(problem) -> Solution``; the base class validates the input, and the registry
+makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+REFERENCE_SOLVERS: dict = {}
+
+
+def register(cls):
+    REFERENCE_SOLVERS[cls.name] = cls
+    return cls
+
+
+def get_solver(name: str, **options):
+    try:
+        cls = REFERENCE_SOLVERS[name]
+    except KeyError:
+        raise ValueError(f"unknown solver {name!r}; choose one of {sorted(REFERENCE_SOLVERS)}") from None
+    return cls(**options)
+
+
+@dataclass
+class Problem:
+    """What a reference solver needs: model, parameter values, initial state, span."""
+
+    model: object
+    params: dict
+    y0: np.ndarray
+    t_span: tuple
+    case: object = None  # the case, for solvers (analytic) that need its closed form
+
+
+class ReferenceSolver:
+    """Base class: tolerances and validation; subclasses implement ``_solve``.
+
+    Attributes ``name`` and ``supports`` (set of model features: ``"filippov"``,
+    ``"constrained"``) are data, read by the registry and the tests.
+    """
+
+    name = "base"
+    supports = frozenset()
+    default_rtol = 1e-12
+    default_atol = 1e-14
+
+    def __init__(self, rtol: float | None = None, atol: float | None = None, **options):
+        self.rtol = self.default_rtol if rtol is None else float(rtol)
+        self.atol = self.default_atol if atol is None else float(atol)
+        if not (0 < self.rtol < 1):
+            raise ValueError(f"rtol must lie in (0, 1), got {self.rtol:g}")
+        if not (self.atol > 0 and math.isfinite(self.atol)):
+            raise ValueError(f"atol must be > 0, got {self.atol:g}")
+        self.options = options
+
+    def solve(self, problem: Problem, t_eval=None):
+        t0, t1 = map(float, problem.t_span)
+        if not (t1 > t0):
+            raise ValueError(f"t_end must be > {t0:g}, got {t1:g}")
+        y0 = np.asarray(problem.y0, dtype=float)
+        if y0.shape != (len(problem.model.states),) or not np.all(np.isfinite(y0)):
+            raise ValueError(f"initial state must be {len(problem.model.states)} finite numbers, got {y0}")
+        if t_eval is None:
+            t_eval = np.linspace(t0, t1, 501)
+        t_eval = np.asarray(t_eval, dtype=float)
+        if t_eval.ndim != 1 or np.any(np.diff(t_eval) < 0) or t_eval[0] < t0 or t_eval[-1] > t1:
+            raise ValueError(f"t_eval must be increasing inside [{t0:g}, {t1:g}]")
+        sol = self._solve(problem, t_eval)
+        sol.resample(t_eval)
+        return sol
+
+    def _solve(self, problem: Problem, t_eval=None):  # pragma: no cover - abstract
+        raise NotImplementedError

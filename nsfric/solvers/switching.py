@@ -1,0 +1,128 @@
+"""Mode logic shared by every event-driven solver: what happens at a switching surface.
+
+At a point on ``h = 0`` the indicators ``sigma_pm = grad h . f_pm`` of the two
+neighbouring regions decide (Krengel & Matuttis §3, the three scenarios after eq 8):
+
+* both positive (negative): the flow crosses into the plus (minus) region;
+* ``sigma_plus < 0 < sigma_minus``: both fields push into the surface -- sliding
+  (sticking) with ``lam = sigma_plus/(sigma_plus - sigma_minus)`` in [0, 1];
+* ``sigma_plus > 0 > sigma_minus``: both pull away (repulsive, Painlevé-like); the
+  trajectory continues in its direction of travel and the event is logged as such.
+
+A side that is not a mode (the D-SDS's forbidden ``|F_S| > F_max``) is entered by
+projection onto the surface: the constrained sliding mode.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class ZenoError(RuntimeError):
+    """Events accumulate (chattering or Zeno behaviour); the run is stopped."""
+
+
+class ModeLogic:
+    """Decisions at switching events for one derived model and parameter vector."""
+
+    def __init__(self, derived, p):
+        self.d = derived
+        self.m = derived.model
+        self.p = p
+
+    def sigma(self, surface, region, y):
+        return float(self.d.sigma(surface, region)(y, self.p)[0])
+
+    def entry_kind(self, from_mode, to_mode) -> str:
+        def label(name):
+            mode = self.m.mode(name)
+            return mode.entry_kind if self.m.is_sliding(name) else mode.kind
+
+        kind = label(to_mode)
+        if from_mode is not None:
+            pk = label(from_mode)
+            if kind == "slip" and pk == "slip" and not self.m.is_sliding(to_mode):
+                return "reversal"
+        return kind or "switch"
+
+    def decide(self, surface: str, y, from_mode: str | None) -> str:
+        """The mode the trajectory continues in after reaching ``surface`` at ``y``."""
+        plus = self.d.region_at(y, self.p, {surface: 1})
+        minus = self.d.region_at(y, self.p, {surface: -1})
+        slide = self.m.sliding_on(surface)
+        sp_ = self.sigma(surface, plus, y) if plus else None
+        sm = self.sigma(surface, minus, y) if minus else None
+        scale = max(abs(sp_ or 0.0), abs(sm or 0.0), 1e-300)
+        tol = 1e-12 * scale
+        if plus and minus:
+            if sp_ > tol and sm > tol:
+                return plus
+            if sp_ < -tol and sm < -tol:
+                return minus
+            if sp_ <= tol and sm >= -tol and slide is not None and (sp_ < -tol or sm > tol):
+                return slide.name
+            # tangential or repulsive: continue in the direction of travel
+            if from_mode == plus:
+                return minus if (sp_ < -tol or sm < -tol) else plus
+            if from_mode == minus:
+                return plus if (sp_ > tol or sm > tol) else minus
+            return plus if (sp_ + sm) >= 0 else minus
+        if plus:  # minus side forbidden
+            if sp_ < -tol and slide is not None:
+                return slide.name
+            return plus
+        if minus:
+            if sm > tol and slide is not None:
+                return slide.name
+            return minus
+        raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
+
+    def project(self, mode: str, y):
+        """Apply the reset map of a sliding mode (exact projection onto its surface)."""
+        if self.m.is_sliding(mode):
+            return np.asarray(self.d.reset(mode)(y, self.p), dtype=float)
+        return np.asarray(y, dtype=float)
+
+    def initial_mode(self, y0, tol=1e-14):
+        """Mode at the initial state, and the reset event if ``y0`` had to be projected."""
+        names, f = self.d.h
+        hv = f(y0, self.p)
+        scale = 1.0 + float(np.max(np.abs(y0)))
+        on = [n for n, v in zip(names, hv) if abs(v) <= tol * scale]
+        if on:
+            mode = self.decide(on[0], y0, None)
+        else:
+            mode = self.d.region_at(y0, self.p)
+        if mode is None:  # inside a forbidden region: project onto the constrained mode
+            vals = dict(zip(names, hv))
+            for s in self.m.slidings:
+                if s.kind != "constrained":
+                    continue
+                forbidden_plus = s.plus is None and vals[s.surface] > 0
+                forbidden_minus = s.minus is None and vals[s.surface] < 0
+                if forbidden_plus or forbidden_minus:
+                    mode = s.name
+                    break
+            if mode is None:
+                raise ValueError(f"initial state {y0} lies in no mode of {self.m.name!r}")
+        return mode
+
+    def settle(self, mode: str, y, max_iter: int = 8):
+        """After a switch, follow further switches whose guards are already active."""
+        for _ in range(max_iter):
+            gs, gf = self.d.guards(mode)
+            if gf is None:
+                return mode
+            vals = gf(y, self.p)
+            scale = 1.0 + float(np.max(np.abs(vals)))
+            active = [(v, g) for v, g in zip(vals, gs) if v > 1e-12 * scale]
+            if not active:
+                return mode
+            _, g = max(active, key=lambda a: a[0])
+            if isinstance(g.target, tuple):
+                new = self.decide(g.target[1], y, mode)
+            else:
+                new = g.target
+            if new == mode:
+                return mode
+            mode = new
+        raise ZenoError(f"mode switches do not settle at y={y}")

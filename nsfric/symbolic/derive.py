@@ -1,0 +1,242 @@
+"""Derivation: from a declared :class:`HybridModel` to every quantity a solver needs.
+
+For each mode: the full right-hand side and its Jacobian; for each switching
+function ``h``: ``h``, ``grad h`` and the indicators ``sigma = grad h . f`` of the
+neighbouring regions; for each sliding mode on ``h = 0``:
+
+* the multiplier ``lam = sigma_plus / (sigma_plus - sigma_minus)`` (Krengel & Matuttis
+  eq 12 with ``a_I = sigma_plus``, ``a_II = -sigma_minus``; eq 13 in 1D) and the
+  Filippov field ``(1 - lam) f_plus + lam f_minus`` (eq 9); the algebraic state's
+  rate is taken from ``d h/dt = 0`` so that the constraint holds *exactly*;
+* for constrained modes, the algebraic state's rate from ``d h/dt = 0`` and the reset
+  map ``y_a <- solve(h = 0, y_a)`` (the D-SDS eq 3);
+* exit guards: leave towards the plus region when ``sigma_plus`` becomes positive,
+  towards the minus region when ``sigma_minus`` becomes negative (``lam`` leaving
+  [0, 1]);
+* the DAE residual ``F(y, y', lam) = 0`` used with Assimulo: ``y' - f`` for regions;
+  for sliding modes the algebraic state's equation is replaced by ``h(y) = 0`` and the
+  multiplier's by ``grad h . f_lam = 0`` (index 1 in ``(y_a, lam)``).
+
+All of it is SymPy, turned into numeric functions by :func:`nsfric.symbolic.codegen.generate`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import sympy as sp
+
+from .codegen import generate
+from .laws import lam as LAM
+from .model import HybridModel, Region, Sliding
+
+_YP = sp.Symbol("_yp")
+
+
+@dataclass
+class Guard:
+    """Leave the current mode when ``expr`` crosses zero upwards (``expr < 0`` inside).
+
+    ``target`` is a mode name, or ``("surface", name)`` for a decision made at the
+    surface from the neighbouring fields.
+    """
+
+    expr: sp.Expr
+    target: object
+    label: str
+
+
+@dataclass
+class SymbolicMode:
+    """Everything derived, symbolically, for one mode."""
+
+    name: str
+    sliding: Sliding | None
+    rhs: list
+    outputs: dict
+    guards: list
+    residual: list = field(default_factory=list)  # in y, y' (yp_*), lam
+
+
+class DerivedModel:
+    """Symbolic derivations of a :class:`HybridModel` and their compiled functions.
+
+    Numeric functions take ``(y, p)`` with ``y`` ordered as ``model.states`` and
+    ``p`` as ``model.params``; they are generated lazily and cached.
+    """
+
+    def __init__(self, model: HybridModel, backend: str = "numpy"):
+        self.model = model
+        self.backend = backend
+        self.y = list(model.states)
+        self.p = [q.symbol for q in model.params]
+        self.yp = [sp.Symbol(f"yp_{s.name}") for s in self.y]
+        self.n = len(self.y)
+        self.modes: dict[str, SymbolicMode] = {}
+        for r in model.regions:
+            self.modes[r.name] = self._region(r)
+        for s in model.slidings:
+            self.modes[s.name] = self._sliding(s)
+
+    # -- symbolic ---------------------------------------------------------------
+    def grad(self, surface: str):
+        h = self.model.switching[surface]
+        return [sp.diff(h, s) for s in self.y]
+
+    def sigma_expr(self, surface: str, region: str):
+        """Indicator ``grad h . f_region`` (Krengel & Matuttis eqs 7-8)."""
+        r = self.model.mode(region)
+        return sp.simplify(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+
+    def _region(self, r: Region) -> SymbolicMode:
+        missing = [s for s in self.y if s not in r.rhs]
+        if missing:
+            raise ValueError(f"region {r.name!r} lacks rates for {missing}")
+        rhs = [sp.sympify(r.rhs[s]) for s in self.y]
+        outs = dict(self.model.common_outputs)
+        outs.update(r.outputs)
+        if any(s.kind == "filippov" for s in self.model.slidings):
+            outs["lam"] = sp.Integer(0)
+        guards = []
+        for name, sign in r.signs.items():
+            h = self.model.switching[name]
+            guards.append(Guard(-sign * h, ("surface", name), f"{name}->0"))
+        residual = [yp - f for yp, f in zip(self.yp, rhs)]
+        return SymbolicMode(r.name, None, rhs, outs, guards, residual)
+
+    def _algebraic_rate(self, s: Sliding, rates: dict):
+        grad = self.grad(s.surface)
+        a = s.algebraic
+        ia = self.y.index(a)
+        if grad[ia] == 0:
+            raise ValueError(f"sliding mode {s.name!r}: surface does not depend on {a}")
+        rest = sum(g * rates[y] for g, y in zip(grad, self.y) if y != a)
+        return sp.simplify(-rest / grad[ia])
+
+    def _sliding(self, s: Sliding) -> SymbolicMode:
+        h = self.model.switching[s.surface]
+        outs = dict(self.model.common_outputs)
+        if s.kind == "filippov":
+            if s.plus is None or s.minus is None:
+                raise ValueError(f"Filippov mode {s.name!r} needs both neighbours")
+            fp, fm = self.model.mode(s.plus), self.model.mode(s.minus)
+            sp_, sm = self.sigma_expr(s.surface, s.plus), self.sigma_expr(s.surface, s.minus)
+            lam_expr = sp.simplify(sp_ / (sp_ - sm))
+            rates = {y: sp.simplify((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
+            for key in set(fp.outputs) & set(fm.outputs):
+                outs[key] = sp.simplify((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
+            outs["lam"] = lam_expr
+            # residual with lam as unknown
+            f_lam = {y: (1 - LAM) * fp.rhs[y] + LAM * fm.rhs[y] for y in self.y}
+            lam_res = sum(g * f_lam[y] for g, y in zip(self.grad(s.surface), self.y))
+        elif s.kind == "constrained":
+            rates = {y: sp.sympify(e) for y, e in s.rhs.items()}
+            outs.update(s.outputs)
+            if any(sl.kind == "filippov" for sl in self.model.slidings):
+                outs["lam"] = sp.Integer(0)
+            f_lam, lam_res = rates, LAM
+        else:
+            raise ValueError(f"sliding kind must be 'filippov' or 'constrained', got {s.kind!r}")
+        rates[s.algebraic] = self._algebraic_rate(s, rates)
+        rhs = [rates[y] for y in self.y]
+        guards = []
+        if s.plus is not None:
+            guards.append(Guard(self.sigma_expr(s.surface, s.plus), s.plus, f"exit->{s.plus}"))
+        if s.minus is not None:
+            guards.append(Guard(-self.sigma_expr(s.surface, s.minus), s.minus, f"exit->{s.minus}"))
+        residual = []
+        for y, yp in zip(self.y, self.yp):
+            residual.append(h if y == s.algebraic else yp - f_lam[y])
+        residual.append(lam_res)
+        return SymbolicMode(s.name, s, rhs, outs, guards, residual)
+
+    def reset_expr(self, sliding: str):
+        """Projection onto the sliding surface: ``y_a = solve(h = 0, y_a)``."""
+        s = self.model.mode(sliding)
+        sol = sp.solve(sp.Eq(self.model.switching[s.surface], 0), s.algebraic, dict=True)
+        if len(sol) != 1:
+            raise ValueError(f"sliding mode {sliding!r}: h = 0 has {len(sol)} solutions for {s.algebraic}")
+        return [sol[0][y] if y == s.algebraic else y for y in self.y]
+
+    def jacobian_expr(self, mode: str):
+        return sp.Matrix(self.modes[mode].rhs).jacobian(self.y)
+
+    # -- numeric -------------------------------------------------------------------
+    def _gen(self, exprs, args=None):
+        return generate(exprs, args or (self.y, self.p), self.backend)
+
+    @cached_property
+    def h(self):
+        names = list(self.model.switching)
+        return names, self._gen([self.model.switching[n] for n in names])
+
+    def rhs(self, mode: str):
+        return self._gen(self.modes[mode].rhs)
+
+    def jac(self, mode: str):
+        J = self.jacobian_expr(mode)
+        f = self._gen(list(J))
+        n = self.n
+        return lambda y, p: f(y, p).reshape(n, n)
+
+    def guards(self, mode: str):
+        gs = self.modes[mode].guards
+        return gs, (self._gen([g.expr for g in gs]) if gs else None)
+
+    def sigma(self, surface: str, region: str):
+        return self._gen([self.sigma_expr(surface, region)])
+
+    def reset(self, sliding: str):
+        return self._gen(self.reset_expr(sliding))
+
+    def outputs(self, mode: str):
+        names = list(self.model.output_names)
+        outs = self.modes[mode].outputs
+        missing = [k for k in names if k not in outs]
+        if missing:
+            raise ValueError(f"mode {mode!r} does not define outputs {missing}")
+        return names, self._gen([outs[k] for k in names])
+
+    def residual(self, mode: str):
+        """``r(y, yp, lam, p)``: the DAE residual of ``mode`` (length ``n + 1``)."""
+        res = self.modes[mode].residual
+        if len(res) == self.n:
+            res = res + [LAM]
+        return generate(res, (self.y, self.yp, [LAM], self.p), self.backend)
+
+    def switching_values(self, y, p):
+        return self.h[1](y, p)
+
+    def region_at(self, y, p, override: dict | None = None, tol: float = 0.0):
+        """Name of the region whose sign pattern holds at ``y`` (with ``override``
+        forcing the sign of some switching functions), or ``None``."""
+        names, f = self.h
+        vals = dict(zip(names, f(y, p)))
+        for r in self.model.regions:
+            ok = True
+            for hname, sgn in r.signs.items():
+                if override and hname in override:
+                    ok &= override[hname] == sgn
+                else:
+                    ok &= sgn * vals[hname] > -tol
+            if ok:
+                return r.name
+        return None
+
+
+_DERIVED: dict = {}
+
+
+def derive(model: HybridModel, backend: str = "numpy") -> DerivedModel:
+    """Cached :class:`DerivedModel` for ``model`` (one derivation per model and backend)."""
+    key = (id(model), backend)
+    d = _DERIVED.get(key)
+    if d is None or d.model is not model:
+        d = DerivedModel(model, backend)
+        _DERIVED[key] = d
+    return d
+
+
+def param_vector(model: HybridModel, values: dict) -> np.ndarray:
+    return np.array([values[q.name] for q in model.params], dtype=float)

@@ -1,0 +1,203 @@
+"""Declarative hybrid (piecewise-smooth) models in SymPy.
+
+A :class:`HybridModel` is pure data: named states, parameters with their allowed
+ranges, switching functions ``h_j(y; p)``, *regions* (smooth modes: a sign pattern of
+the switching functions and a vector field), and *sliding modes* living on one
+switching surface ``h_j = 0``:
+
+* ``kind="filippov"`` -- the Filippov convex combination
+  ``f = (1 - lam) f_plus + lam f_minus`` of the two neighbouring regions, with the
+  multiplier ``lam`` chosen to keep the state on the surface (Krengel & Matuttis,
+  eqs 9-13).  This is exact static friction.
+* ``kind="constrained"`` -- the state is tied to the surface by an algebraic relation
+  solved for one *algebraic* state (the D-SDS sliding branch, Führer et al. eq 3:
+  ``xi`` follows ``v``), the other states follow the declared rates.  Entering it from
+  off the surface is a reset map (the D-SDS sets ``xi`` instantaneously).
+
+Everything numeric (right-hand sides, Jacobians, indicators ``grad h . f``, the
+sliding fields, resets, guards, DAE residuals) is *derived* from this declaration in
+:mod:`nsfric.symbolic.derive`; nothing downstream restates a formula.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+
+@dataclass(frozen=True)
+class Param:
+    """A model parameter with its default value and allowed range.
+
+    ``lo``/``hi`` bound the value; ``lo_open``/``hi_open`` make the bound strict.
+    """
+
+    symbol: sp.Symbol
+    default: float
+    lo: float = -math.inf
+    hi: float = math.inf
+    lo_open: bool = False
+    hi_open: bool = False
+    doc: str = ""
+    unit: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.symbol.name
+
+    def range_text(self) -> str:
+        left = "(" if self.lo_open else "["
+        right = ")" if self.hi_open else "]"
+        lo = "-inf" if self.lo == -math.inf else f"{self.lo:g}"
+        hi = "inf" if self.hi == math.inf else f"{self.hi:g}"
+        return f"{left}{lo}, {hi}{right}"
+
+    def validate(self, value) -> float:
+        """Return ``value`` as float or raise ValueError naming the parameter and range."""
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"parameter {self.name!r} must be a number in {self.range_text()}, got {value!r}"
+            ) from None
+        bad = (
+            not math.isfinite(x)
+            or x < self.lo
+            or x > self.hi
+            or (self.lo_open and x == self.lo)
+            or (self.hi_open and x == self.hi)
+        )
+        if bad:
+            raise ValueError(
+                f"parameter {self.name!r} must lie in {self.range_text()}, got {x:g}"
+            )
+        return x
+
+
+@dataclass(frozen=True)
+class Region:
+    """A smooth mode: where each listed switching function has the given sign.
+
+    ``rhs`` maps every state symbol to its rate; ``outputs`` are named derived
+    quantities valid in this mode (e.g. the contact force ``F``); ``kind`` labels the
+    event logged when the trajectory enters the region (``"slip"``, ``"stick"``...).
+    """
+
+    name: str
+    signs: dict
+    rhs: dict
+    outputs: dict = field(default_factory=dict)
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class Sliding:
+    """A mode on the switching surface ``surface = 0``.
+
+    ``plus``/``minus`` name the regions on either side (``None`` where the side is
+    not a mode: a forbidden region that is projected onto the surface by solving
+    ``h = 0`` for ``algebraic``).  For ``kind="constrained"`` the ``rhs`` gives the
+    rates of the non-algebraic states and ``outputs`` the derived quantities; for
+    ``kind="filippov"`` both are derived from the neighbours.
+    """
+
+    name: str
+    surface: str
+    kind: str  # "filippov" | "constrained"
+    algebraic: sp.Symbol
+    plus: str | None
+    minus: str | None
+    rhs: dict = field(default_factory=dict)
+    outputs: dict = field(default_factory=dict)
+    entry_kind: str = "stick"
+
+
+@dataclass
+class HybridModel:
+    """A piecewise-smooth system declared once in SymPy (see module docstring).
+
+    Parameters
+    ----------
+    name : str
+    states : tuple of sympy.Symbol
+        The state vector, in order; names are the names used everywhere (CSV columns).
+    params : tuple of Param
+    switching : dict str -> sympy expression
+        Switching functions ``h_j(y; p)``; their zero sets separate the modes.
+    regions, slidings : tuple of Region / Sliding
+    common_outputs : dict str -> expression
+        Derived quantities that are the same expression in every mode (energies...).
+    reference : str
+        The paper and equations this model implements.
+    """
+
+    name: str
+    states: tuple
+    params: tuple
+    switching: dict
+    regions: tuple
+    slidings: tuple = ()
+    common_outputs: dict = field(default_factory=dict)
+    reference: str = ""
+
+    def __post_init__(self):
+        names = [r.name for r in self.regions] + [s.name for s in self.slidings]
+        if len(set(names)) != len(names):
+            raise ValueError(f"model {self.name!r}: duplicate mode names {names}")
+        for s in self.slidings:
+            if s.surface not in self.switching:
+                raise ValueError(f"sliding mode {s.name!r}: unknown surface {s.surface!r}")
+        self.mode_names = tuple(names)
+        outs = set(self.common_outputs)
+        for m in self.regions + self.slidings:
+            outs |= set(m.outputs)
+        if any(isinstance(s, Sliding) and s.kind == "filippov" for s in self.slidings):
+            outs |= {f"lam"}
+        self.output_names = tuple(sorted(outs))
+
+    # -- lookup ---------------------------------------------------------------
+    @property
+    def state_names(self) -> tuple:
+        return tuple(s.name for s in self.states)
+
+    @property
+    def param_names(self) -> tuple:
+        return tuple(p.name for p in self.params)
+
+    def mode(self, name: str):
+        for m in self.regions + self.slidings:
+            if m.name == name:
+                return m
+        raise KeyError(name)
+
+    def is_sliding(self, name: str) -> bool:
+        return any(s.name == name for s in self.slidings)
+
+    def sliding_on(self, surface: str):
+        for s in self.slidings:
+            if s.surface == surface:
+                return s
+        return None
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def bind(self, overrides: dict | None = None) -> dict:
+        """Validated parameter values (defaults updated by ``overrides``).
+
+        Raises ValueError for an unknown parameter name or a value out of range.
+        """
+        overrides = dict(overrides or {})
+        values = {}
+        for p in self.params:
+            values[p.name] = p.validate(overrides.pop(p.name, p.default))
+        if overrides:
+            raise ValueError(
+                f"unknown parameter(s) {sorted(overrides)} for model {self.name!r}; "
+                f"allowed: {', '.join(self.param_names)}"
+            )
+        return values
