@@ -6,6 +6,8 @@ reproduces the paper's figures (``run`` returns data, ``plot`` draws it).
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..solvers.base import Problem, get_solver
@@ -33,6 +35,7 @@ class Case:
     laws: tuple = ()
     default_law = ""
     t_end = 10.0
+    unit = "n.u."
     #: parameters that set the initial state, {name: state symbol name}
     initial = {}
 
@@ -75,3 +78,35 @@ class Case:
         if t_eval is None and samples is not None:
             t_eval = np.linspace(prob.t_span[0], prob.t_span[1], int(samples))
         return get_solver(solver, **options).solve(prob, t_eval=t_eval)
+
+    # -- reproduction ----------------------------------------------------------------
+    def run(self, out_dir: str, progress=None) -> dict:
+        """Reference trajectories of every law (CSV + JSON) and a figure of the states
+        and the contact force against time.  Cases override this to reproduce their
+        paper's figures; the return value lists what was written."""
+        from ..io import write_csv_with_sidecar
+        from ..plotting import figure, save
+        from .reference import reference_meta
+
+        written = []
+        sols = {}
+        for law in self.laws:
+            if progress:
+                progress(f"{self.name}: reference for {law}")
+            sol = self.reference_solution(law, samples=1001)
+            sols[law] = sol
+            path = os.path.join(out_dir, f"reference-{law}.csv")
+            write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
+            written.append(path)
+        model = self.model(self.default_law)
+        panels = list(model.state_names) + [q for q in ("F", "F_n") if q in model.output_names]
+        fig, axes = figure(len(panels), 1, sharex=True)
+        for ax, q in zip(axes[:, 0], panels):
+            for law, sol in sols.items():
+                ax.plot(sol.t, sol[q], label=law)
+            ax.set_ylabel(f"{q} [{self.unit}]")
+        axes[-1, 0].set_xlabel(f"t [{self.unit}]")
+        axes[0, 0].legend()
+        axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
+        written.append(save(fig, os.path.join(out_dir, "reference.png")))
+        return {"written": written}

@@ -104,7 +104,7 @@ class AnalyticSolver(ReferenceSolver):
             y_new = logic.project(mode, y)
             if not np.array_equal(y_new, y):
                 events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(y_new)))
-                segments.append(Segment("initial", t0, t0, None, y.copy(), y.copy()))
+                segments.append(Segment(mode, t0, t0, None, y.copy(), y.copy()))
             y = y_new
         mode = logic.settle(mode, y)
         t = t0

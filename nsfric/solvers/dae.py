@@ -115,7 +115,7 @@ class _AssimuloSolver(ReferenceSolver):
             ys_new = logic.project(mode, ys)
             if not np.array_equal(ys_new, ys):
                 events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(ys_new)))
-                segments.append(Segment("initial", t0, t0, None, ys.copy(), ys.copy()))
+                segments.append(Segment(mode, t0, t0, None, ys.copy(), ys.copy()))
             ys = ys_new
         mode = logic.settle(mode, ys)
         HybridDAE = _problem_class()

@@ -47,8 +47,8 @@ class Param:
         return self.symbol.name
 
     def range_text(self) -> str:
-        left = "(" if self.lo_open else "["
-        right = ")" if self.hi_open else "]"
+        left = "(" if (self.lo_open or self.lo == -math.inf) else "["
+        right = ")" if (self.hi_open or self.hi == math.inf) else "]"
         lo = "-inf" if self.lo == -math.inf else f"{self.lo:g}"
         hi = "inf" if self.hi == math.inf else f"{self.hi:g}"
         return f"{left}{lo}, {hi}{right}"
@@ -149,12 +149,13 @@ class HybridModel:
             if s.surface not in self.switching:
                 raise ValueError(f"sliding mode {s.name!r}: unknown surface {s.surface!r}")
         self.mode_names = tuple(names)
-        outs = set(self.common_outputs)
+        outs = []
         for m in self.regions + self.slidings:
-            outs |= set(m.outputs)
-        if any(isinstance(s, Sliding) and s.kind == "filippov" for s in self.slidings):
-            outs |= {f"lam"}
-        self.output_names = tuple(sorted(outs))
+            outs += [k for k in m.outputs if k not in outs]
+        outs += [k for k in self.common_outputs if k not in outs]
+        if any(s.kind == "filippov" for s in self.slidings):
+            outs.append("lam")
+        self.output_names = tuple(outs)
 
     # -- lookup ---------------------------------------------------------------
     @property

@@ -1,0 +1,216 @@
+"""The ``nsfric`` command.
+
+``list`` cases, laws and solvers; ``reference`` writes an exact reference trajectory
+(CSV + JSON sidecar); ``run`` reproduces a case's figures; ``check`` runs the symbolic
+derivation checks.  Bad input gives a one-line message and exit code 2; nothing is
+written.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+
+
+class UsageError(ValueError):
+    """Bad command-line input (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump
+        raise UsageError(message)
+
+
+def parse_params(items) -> dict:
+    """``["k=2", "mu=0.3"]`` -> ``{"k": "2", "mu": "0.3"}`` (values validated by the model)."""
+    out = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
+        try:
+            out[name.strip()] = float(value)
+        except ValueError:
+            raise UsageError(f"--param {name.strip()}: value must be a number, got {value!r}") from None
+    return out
+
+
+def _positive(name):
+    def conv(text):
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not (x > 0 and np.isfinite(x)):
+            raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text}")
+        return x
+    return conv
+
+
+def _count(name, lo=2):
+    def conv(text):
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if n < lo:
+            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {n}")
+        return n
+    return conv
+
+
+def _progress(msg):
+    if sys.stderr.isatty():
+        print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
+
+
+# -- commands --------------------------------------------------------------------------
+def cmd_list(args):
+    from .cases import CASES
+    from .solvers import REFERENCE_SOLVERS
+    from .symbolic import NORMAL_LAWS, TANGENTIAL_LAWS
+
+    print("cases:")
+    for name, case in CASES.items():
+        print(f"  {name:18s} laws: {', '.join(case.laws):40s} {case.reference}")
+    print("laws:")
+    for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items():
+        print(f"  {name:18s} {f().reference}")
+    print("reference solvers:")
+    for name, cls in REFERENCE_SOLVERS.items():
+        doc = (cls.__doc__ or "").strip().splitlines()[0]
+        print(f"  {name:18s} {doc}")
+    try:
+        from .solvers.schemes import SCHEMES
+    except ImportError:
+        SCHEMES = {}
+    if SCHEMES:
+        print("schemes:")
+        for name, s in SCHEMES.items():
+            print(f"  {name:18s} order {s.order}")
+    return 0
+
+
+def cmd_reference(args):
+    from .cases import get_case
+    from .cases.reference import reference_meta
+    from .io import write_csv_with_sidecar
+    from .solvers import get_solver
+    from .solvers.crosscheck import disagreement
+
+    case = get_case(args.case)
+    law = case.check_law(args.law)
+    params = parse_params(args.param)
+    prob = case.problem(law, params, args.t_end)
+    if not args.out.endswith(".csv"):
+        raise UsageError(f"--out must name a .csv file, got {args.out!r}")
+    solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol)
+    t_eval = np.linspace(prob.t_span[0], prob.t_span[1], args.samples)
+    _progress(f"{case.name}/{law}: {args.solver}")
+    sol = solver.solve(prob, t_eval=t_eval)
+    cross = None
+    if not args.no_cross_check:
+        other = "ida" if args.solver != "ida" else "filippov"
+        _progress(f"{case.name}/{law}: cross-check with {other}")
+        sol_b = get_solver(other).solve(prob, t_eval=t_eval)
+        cross = disagreement(sol, sol_b)
+    side = write_csv_with_sidecar(args.out, sol.columns(), reference_meta(case, law, sol, cross))
+    _progress("")
+    msg = f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events"
+    if cross:
+        msg += f"; max |{args.solver} - {cross['against']}| = {cross['max_abs']:.2e}"
+    print(msg)
+    return 0
+
+
+def cmd_run(args):
+    from .cases import get_case
+
+    case = get_case(args.case)
+    out = args.out or os.path.join("out", case.name)
+    result = case.run(out, progress=_progress)
+    _progress("")
+    for path in result["written"]:
+        print(path)
+    return 0
+
+
+def cmd_check(args):
+    from .symbolic.checks import run_checks
+
+    results = run_checks(args.only)
+    if not results:
+        raise UsageError(f"--only {args.only!r} matches no check")
+    if args.json:
+        print(json.dumps([{"name": r.name, "source": r.source, "statement": r.statement,
+                           "passed": bool(r.passed), "detail": r.detail} for r in results],
+                         indent=2, ensure_ascii=False))
+    else:
+        w = max(len(r.name) for r in results)
+        ws = max(len(r.source) for r in results)
+        print(f"{'check':{w}s}  {'source':{ws}s}  result  seconds")
+        for r in results:
+            print(f"{r.name:{w}s}  {r.source:{ws}s}  {'PASS' if r.passed else 'FAIL':6s}  {r.seconds:7.2f}")
+        failed = [r for r in results if not r.passed]
+        print(f"{len(results) - len(failed)}/{len(results)} checks passed")
+        for r in failed:
+            print(f"FAILED {r.name}: {r.detail}")
+    return 0 if all(r.passed for r in results) else 1
+
+
+def build_parser():
+    from .solvers import REFERENCE_SOLVERS
+
+    p = _Parser(prog="nsfric", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("list", help="list cases, laws, solvers and schemes")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("reference", help="write an exact reference trajectory (CSV + JSON)")
+    s.add_argument("case")
+    s.add_argument("--law")
+    s.add_argument("--solver", default="filippov", choices=sorted(REFERENCE_SOLVERS))
+    s.add_argument("--param", action="append", metavar="NAME=VALUE")
+    s.add_argument("--t-end", type=_positive("--t-end"))
+    s.add_argument("--samples", type=_count("--samples"), default=1001)
+    s.add_argument("--rtol", type=_positive("--rtol"))
+    s.add_argument("--atol", type=_positive("--atol"))
+    s.add_argument("--no-cross-check", action="store_true",
+                   help="skip the independent second solve (ida, or filippov for --solver ida)")
+    s.add_argument("--out", required=True, metavar="FILE.csv")
+    s.set_defaults(func=cmd_reference)
+
+    s = sub.add_parser("run", help="reproduce a case's figures and tables")
+    s.add_argument("case")
+    s.add_argument("--out", metavar="DIR", help="output folder (default out/CASE)")
+    s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--only", metavar="PATTERN", help="run the checks whose name or source contains PATTERN")
+    s.set_defaults(func=cmd_check)
+
+    from . import cli_study
+    cli_study.register(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.func(args)
+    except (UsageError, ValueError) as e:
+        msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+        print(f"nsfric: error: {msg}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover
+        print("nsfric: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
