@@ -16,6 +16,11 @@ itself, so sampled values are never interpolated.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+import tempfile
+
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline
 
@@ -23,6 +28,24 @@ from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from .solution import Event, Segment, Solution
 from .switching import ModeLogic
+
+
+@contextlib.contextmanager
+def _captured_c_stderr():
+    """Collect what the compiled solver prints on file descriptor 2 (SUNDIALS warnings)."""
+    messages = []
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield messages
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            messages += [ln for ln in tmp.read().decode(errors="replace").splitlines() if ln.strip()]
 
 
 def _problem_class():
@@ -134,7 +157,8 @@ class _AssimuloSolver(ReferenceSolver):
         if hasattr(solver, "report_continuously"):
             solver.report_continuously = True
         ncp_list = None if t_eval is None else list(np.asarray(t_eval, float))
-        solver.simulate(t_end, 0, ncp_list)
+        with _captured_c_stderr() as messages:
+            solver.simulate(t_end, 0, ncp_list)
         events += prob.events
         segments += self._segments(prob.records)
         st = solver.statistics
@@ -145,8 +169,10 @@ class _AssimuloSolver(ReferenceSolver):
 
         stats = {"nfev": get("nfcns"), "njev": get("njacs"), "nsteps": get("nsteps"),
                  "nevents": len(prob.events), "nstatefcns": get("nstatefcns")}
-        return Solution(model, dict(problem.params), self.name, segments, events, stats,
-                        {"rtol": self.rtol, "atol": self.atol, "method": self.name}, (t0, t_end))
+        sol = Solution(model, dict(problem.params), self.name, segments, events, stats,
+                       {"rtol": self.rtol, "atol": self.atol, "method": self.name}, (t0, t_end))
+        sol.info["solver_messages"] = messages
+        return sol
 
     @staticmethod
     def _segments(records):

@@ -111,7 +111,8 @@ class FilippovSolver(ReferenceSolver):
             stats["nsteps"] += 1
             dense = solver.dense_output()
             if gfun is not None:
-                found = self._first_crossing(gfun, p, dense, solver.t_old, solver.t, n_check)
+                found = self._first_crossing(gfun, p, dense, solver.t_old, solver.t, n_check,
+                                             at_start=len(interps) == 0)
                 if found is not None:
                     t_hit, i = found
                     hit = guards[i]
@@ -132,14 +133,21 @@ class FilippovSolver(ReferenceSolver):
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
 
     @staticmethod
-    def _first_crossing(gfun, p, dense, ta, tb, n_check):
-        """First upward zero crossing of any guard inside ``[ta, tb]`` (time, index)."""
+    def _first_crossing(gfun, p, dense, ta, tb, n_check, at_start=False):
+        """First upward zero crossing of any guard inside ``[ta, tb]`` (time, index).
+
+        At the start of a segment a guard that is already non-negative and growing
+        fires at once: the field pushes out of the mode it was just put in (a decision
+        with no consistent continuation, e.g. chattering), which must not go unseen.
+        """
         tt = np.linspace(ta, tb, n_check + 2)
         G = gfun(dense(tt), p)  # (n_guards, n_points)
         G = np.atleast_2d(G)
         best = None
         for i in range(G.shape[0]):
             g = G[i]
+            if at_start and g[0] >= 0 and g[1] > g[0]:
+                return (ta, i)
             neg = g < 0
             # a crossing: a strictly negative sample followed by a non-negative one
             idx = np.nonzero(neg[:-1] & ~neg[1:])[0]
