@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
-from scipy.optimize import brentq
+from scipy.optimize import brentq, minimize_scalar
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
@@ -136,29 +136,44 @@ class FilippovSolver(ReferenceSolver):
     def _first_crossing(gfun, p, dense, ta, tb, n_check, at_start=False):
         """First upward zero crossing of any guard inside ``[ta, tb]`` (time, index).
 
+        Guards are sampled at ``n_check`` interior points of the step's dense output;
+        where the samples of a negative guard have an interior maximum, the maximum of
+        the interpolant is located (bounded Brent) so that a pair of crossings between
+        two samples (a short excursion across the surface) is not missed either.
+
         At the start of a segment a guard that is already non-negative and growing
         fires at once: the field pushes out of the mode it was just put in (a decision
         with no consistent continuation, e.g. chattering), which must not go unseen.
         """
         tt = np.linspace(ta, tb, n_check + 2)
-        G = gfun(dense(tt), p)  # (n_guards, n_points)
-        G = np.atleast_2d(G)
+        G = np.atleast_2d(gfun(dense(tt), p))  # (n_guards, n_points)
         best = None
         for i in range(G.shape[0]):
             g = G[i]
+            gi = lambda s, i=i: float(gfun(dense(s), p)[i])
             if at_start and g[0] >= 0 and g[1] > g[0]:
                 return (ta, i)
+            bracket = None
             neg = g < 0
             # a crossing: a strictly negative sample followed by a non-negative one
             idx = np.nonzero(neg[:-1] & ~neg[1:])[0]
-            if len(idx) == 0:
+            if len(idx):
+                bracket = (tt[idx[0]], tt[idx[0] + 1])
+            # hidden excursions: interior maxima of negative samples before the bracket
+            last = len(g) - 1 if bracket is None else idx[0]
+            for j in range(1, last):
+                if g[j] >= g[j - 1] and g[j] >= g[j + 1] and g[j] < 0:
+                    m = minimize_scalar(lambda s: -gi(s), bounds=(tt[j - 1], tt[j + 1]),
+                                        method="bounded", options={"xatol": 1e-14 * max(1.0, abs(tb))})
+                    if -m.fun >= 0:
+                        bracket = (tt[j - 1], m.x)
+                        break
+            if bracket is None:
                 continue
-            j = idx[0]
-            a, b = tt[j], tt[j + 1]
-            if G[i, j + 1] == 0.0:
+            a, b = bracket
+            if gi(b) == 0.0:
                 root = b
             else:
-                gi = lambda s, i=i: float(gfun(dense(s), p)[i])
                 root = brentq(gi, a, b, xtol=4e-16 * max(1.0, abs(b)), rtol=4 * np.finfo(float).eps,
                               maxiter=200)
             if best is None or root < best[0]:
