@@ -55,7 +55,8 @@ def _problem_class():
         """Assimulo problem generated from a derived hybrid model."""
 
         def setup(self, d, p, logic, mode, t0):
-            self.d, self.p, self.logic = d, p, logic
+            self.d, self.logic = d, logic
+            self.p = tuple(np.asarray(p, dtype=float).tolist())  # cheaper unpacking per call
             self.modes = list(d.model.mode_names)
             self.n = d.n
             self.res_f = {m: d.residual(m) for m in self.modes}

@@ -94,6 +94,7 @@ class FilippovSolver(ReferenceSolver):
 
     def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats):
         f = d.rhs(mode)
+        p = tuple(np.asarray(p, dtype=float).tolist())  # python floats: cheaper unpacking per call
         fun = lambda t, y: f(y, p)
         kw = {}
         if method in IMPLICIT:
