@@ -150,6 +150,34 @@ def coulomb_static() -> Law:
                doc=coulomb_static.__doc__)
 
 
+xi_1, xi_2, v_1, v_2 = sp.symbols("xi_1 xi_2 v_1 v_2", real=True)
+
+
+def c_sds_2d() -> Law:
+    """C-SDS in the tangential plane, Führer et al. eqs 1, 8-10 with vectors.
+
+    ``F_S = -k xi - gamma v`` (eq 1); sticking where ``|F_S| < F_max``
+    (``F = F_S``, ``dxi/dt = v``); sliding where ``|F_S| > F_max``:
+    ``F = F_max F_S/|F_S|`` and ``gamma dxi/dt = -(F + k xi)`` (eq 9, i.e. eq 10).  One
+    switching function ``h = |F_S|^2 - F_max^2``; the field is continuous across it.
+    The force is a vector: ``F`` is the tuple ``(F_1, F_2)``.
+    """
+    F_S = (test_force(xi_1, v_1), test_force(xi_2, v_2))
+    norm = sp.sqrt(F_S[0] ** 2 + F_S[1] ** 2)
+    F_slip = tuple(F_max * c / norm for c in F_S)
+
+    def rate(F):
+        return {xi_1: -(F[0] + k * xi_1) / gamma, xi_2: -(F[1] + k * xi_2) / gamma}
+
+    branches = {
+        "slip": Branch({"h": 1}, F_slip, rate(F_slip), "slip"),
+        "stick": Branch({"h": -1}, F_S, rate(F_S), "stick"),
+    }
+    return Law("c-sds-2d", "Führer, Brendel & Wolf (2024) eqs 1, 8-10 (vector form)", (xi_1, xi_2),
+               _sds_params(), {"h": F_S[0] ** 2 + F_S[1] ** 2 - F_max ** 2}, branches,
+               doc=c_sds_2d.__doc__)
+
+
 def linear_spring_dashpot() -> Law:
     """Linear spring-dashpot normal force ``F_n = -k_n xi - gamma_n dxi/dt``, Schäfer et al. eq 2.
 
@@ -170,7 +198,7 @@ def linear_spring_dashpot() -> Law:
                {"h": xi}, branches, doc=linear_spring_dashpot.__doc__)
 
 
-TANGENTIAL_LAWS = {"c-sds": c_sds, "d-sds": d_sds, "coulomb": coulomb_static}
+TANGENTIAL_LAWS = {"c-sds": c_sds, "d-sds": d_sds, "coulomb": coulomb_static, "c-sds-2d": c_sds_2d}
 NORMAL_LAWS = {"linear-dashpot": linear_spring_dashpot}
 
 
@@ -182,7 +210,8 @@ def couple(law: Law, name: str, mechanics: dict, extra_params=(), outputs=None,
     ----------
     mechanics : dict
         Mechanical state symbol -> rate expression in terms of the symbol ``F_c``
-        (the contact force of the active mode), e.g. ``{v: F_c/m}``.
+        (the contact force of the active mode), e.g. ``{v: F_c/m}``; for a vector
+        force (a tuple ``F``) in terms of its components ``F_c1, F_c2, ...``.
     switching : dict, optional
         Rename/replace the law's switching functions (used to pick the
         contact-end criterion of a normal law).
@@ -190,6 +219,17 @@ def couple(law: Law, name: str, mechanics: dict, extra_params=(), outputs=None,
         Mode-independent derived quantities (energies).
     """
     F_c = sp.Symbol("F_c")
+
+    def force_subs(F):
+        if isinstance(F, tuple):
+            return {sp.Symbol(f"F_c{i + 1}"): c for i, c in enumerate(F)}
+        return {F_c: F}
+
+    def force_outputs(F):
+        if isinstance(F, tuple):
+            return {f"F_{i + 1}": c for i, c in enumerate(F)}
+        return {"F": F}
+
     sw = dict(switching if switching is not None else law.switching)
     mech_states = tuple(mechanics)
     states = tuple(law.states) + tuple(s for s in mech_states if s not in law.states)
@@ -197,14 +237,14 @@ def couple(law: Law, name: str, mechanics: dict, extra_params=(), outputs=None,
     regions = []
     for mname, br in law.branches.items():
         rhs = dict(br.rates)
-        rhs.update({s: e.subs(F_c, br.F) for s, e in mechanics.items()})
-        regions.append(Region(mname, dict(br.signs), rhs, {"F": br.F}, br.kind))
+        rhs.update({s: e.subs(force_subs(br.F)) for s, e in mechanics.items()})
+        regions.append(Region(mname, dict(br.signs), rhs, force_outputs(br.F), br.kind))
     slidings = []
     for mname, sl in law.slidings.items():
         if sl.kind == "constrained":
             rhs = dict(sl.rates)
-            rhs.update({s: e.subs(F_c, sl.F) for s, e in mechanics.items() if s != sl.algebraic})
-            outs = {"F": sl.F}
+            rhs.update({s: e.subs(force_subs(sl.F)) for s, e in mechanics.items() if s != sl.algebraic})
+            outs = force_outputs(sl.F)
         else:
             rhs, outs = {}, {}
         slidings.append(Sliding(mname, sl.surface, sl.kind, sl.algebraic, sl.plus, sl.minus,
