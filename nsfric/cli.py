@@ -2,7 +2,7 @@
 
 ``list`` cases, laws and solvers; ``reference`` writes an exact reference trajectory
 (CSV + JSON sidecar); ``run`` reproduces a case's figures; ``check`` runs the symbolic
-derivation checks.  Bad input gives a one-line message and exit code 2; nothing is
+derivation checks; ``report`` gathers everything in one HTML page.  Bad input gives a one-line message and exit code 2; nothing is
 written.
 """
 from __future__ import annotations
@@ -161,6 +161,15 @@ def cmd_check(args):
     return 0 if all(r.passed for r in results) else 1
 
 
+def cmd_report(args):
+    from .report import build_report
+
+    path = build_report(args.out, args.cases, checks=not args.no_checks, progress=_progress)
+    _progress("")
+    print(path)
+    return 0
+
+
 def build_parser():
     from .solvers import REFERENCE_SOLVERS
 
@@ -193,6 +202,12 @@ def build_parser():
     s.add_argument("--json", action="store_true")
     s.add_argument("--only", metavar="PATTERN", help="run the checks whose name or source contains PATTERN")
     s.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("report", help="one HTML page with every case's figures, tables and checks")
+    s.add_argument("--out", default=os.path.join("out", "report"), metavar="DIR")
+    s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
+    s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
+    s.set_defaults(func=cmd_report)
 
     from . import cli_study
     cli_study.register(sub)
