@@ -33,10 +33,23 @@ def _rational(x: float):
     return sp.Rational(repr(float(x)))
 
 
+_FLOWS: dict = {}
+
+
+def _flow(d, mode, values):
+    """Cached closed-form flow of ``mode`` for these parameter values."""
+    key = (id(d.model), mode, tuple(sorted(values.items())))
+    fl = _FLOWS.get(key)
+    if fl is None or fl.model is not d.model:
+        fl = _FLOWS[key] = _ModeFlow(d, mode, values)
+    return fl
+
+
 class _ModeFlow:
     """Closed-form flow of one affine mode: ``y(s) = Phi(s) (y_s, 1)``."""
 
     def __init__(self, d, mode, values):
+        self.model = d.model
         y = d.y
         subs = {q.symbol: _rational(values[q.name]) for q in d.model.params}
         rhs = sp.Matrix([sp.sympify(e).subs(subs) for e in d.modes[mode].rhs])
@@ -95,7 +108,6 @@ class AnalyticSolver(ReferenceSolver):
         d = derive(model)
         p = param_vector(model, problem.params)
         logic = ModeLogic(d, p)
-        flows = {}
         t0, t_end = map(float, problem.t_span)
         y = np.asarray(problem.y0, dtype=float)
         mode = logic.initial_mode(y)
@@ -111,9 +123,7 @@ class AnalyticSolver(ReferenceSolver):
         n_roots = 0
         with mpmath.workdps(40):
             while t < t_end:
-                if mode not in flows:
-                    flows[mode] = _ModeFlow(d, mode, problem.params)
-                fl = flows[mode]
+                fl = _flow(d, mode, problem.params)
                 s_hit, gi = self._first_root(fl, y, t_end - t)
                 n_roots += 1
                 s1 = t_end - t if s_hit is None else s_hit

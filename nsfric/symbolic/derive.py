@@ -73,6 +73,8 @@ class DerivedModel:
         self.p = [q.symbol for q in model.params]
         self.yp = [sp.Symbol(f"yp_{s.name}") for s in self.y]
         self.n = len(self.y)
+        self._memo = {}  # sigma and reset expressions: derived (simplified) once, not per call
+        self._numeric = {}  # compiled functions, built once per mode
         self.modes: dict[str, SymbolicMode] = {}
         for r in model.regions:
             self.modes[r.name] = self._region(r)
@@ -86,8 +88,11 @@ class DerivedModel:
 
     def sigma_expr(self, surface: str, region: str):
         """Indicator ``grad h . f_region`` (Krengel & Matuttis eqs 7-8)."""
-        r = self.model.mode(region)
-        return sp.simplify(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+        key = ("sigma", surface, region)
+        if key not in self._memo:
+            r = self.model.mode(region)
+            self._memo[key] = sp.simplify(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+        return self._memo[key]
 
     def _region(self, r: Region) -> SymbolicMode:
         missing = [s for s in self.y if s not in r.rhs]
@@ -153,11 +158,14 @@ class DerivedModel:
 
     def reset_expr(self, sliding: str):
         """Projection onto the sliding surface: ``y_a = solve(h = 0, y_a)``."""
+        if ("reset", sliding) in self._memo:
+            return self._memo[("reset", sliding)]
         s = self.model.mode(sliding)
         sol = sp.solve(sp.Eq(self.model.switching[s.surface], 0), s.algebraic, dict=True)
         if len(sol) != 1:
             raise ValueError(f"sliding mode {sliding!r}: h = 0 has {len(sol)} solutions for {s.algebraic}")
-        return [sol[0][y] if y == s.algebraic else y for y in self.y]
+        self._memo[("reset", sliding)] = [sol[0][y] if y == s.algebraic else y for y in self.y]
+        return self._memo[("reset", sliding)]
 
     def jacobian_expr(self, mode: str):
         return sp.Matrix(self.modes[mode].rhs).jacobian(self.y)
@@ -166,44 +174,57 @@ class DerivedModel:
     def _gen(self, exprs, args=None):
         return generate(exprs, args or (self.y, self.p), self.backend)
 
+    def _numeric_fn(self, key, build):
+        """Numeric functions are built once per derived model (symbolic work included)."""
+        if key not in self._numeric:
+            self._numeric[key] = build()
+        return self._numeric[key]
+
     @cached_property
     def h(self):
         names = list(self.model.switching)
         return names, self._gen([self.model.switching[n] for n in names])
 
     def rhs(self, mode: str):
-        return self._gen(self.modes[mode].rhs)
+        return self._numeric_fn(("rhs", mode), lambda: self._gen(self.modes[mode].rhs))
 
     def jac(self, mode: str):
-        J = self.jacobian_expr(mode)
-        f = self._gen(list(J))
-        n = self.n
-        return lambda y, p: f(y, p).reshape(n, n)
+        def build():
+            f = self._gen(list(self.jacobian_expr(mode)))
+            n = self.n
+            return lambda y, p: f(y, p).reshape(n, n)
+        return self._numeric_fn(("jac", mode), build)
 
     def guards(self, mode: str):
         gs = self.modes[mode].guards
-        return gs, (self._gen([g.expr for g in gs]) if gs else None)
+        return gs, self._numeric_fn(("guards", mode), lambda: self._gen([g.expr for g in gs]) if gs else None)
 
     def sigma(self, surface: str, region: str):
-        return self._gen([self.sigma_expr(surface, region)])
+        return self._numeric_fn(("sigma", surface, region),
+                          lambda: self._gen([self.sigma_expr(surface, region)]))
 
     def reset(self, sliding: str):
-        return self._gen(self.reset_expr(sliding))
+        return self._numeric_fn(("reset", sliding), lambda: self._gen(self.reset_expr(sliding)))
 
     def outputs(self, mode: str):
         names = list(self.model.output_names)
-        outs = self.modes[mode].outputs
-        missing = [k for k in names if k not in outs]
-        if missing:
-            raise ValueError(f"mode {mode!r} does not define outputs {missing}")
-        return names, self._gen([outs[k] for k in names])
+
+        def build():
+            outs = self.modes[mode].outputs
+            missing = [k for k in names if k not in outs]
+            if missing:
+                raise ValueError(f"mode {mode!r} does not define outputs {missing}")
+            return self._gen([outs[k] for k in names])
+        return names, self._numeric_fn(("outputs", mode), build)
 
     def residual(self, mode: str):
         """``r(y, yp, lam, p)``: the DAE residual of ``mode`` (length ``n + 1``)."""
-        res = self.modes[mode].residual
-        if len(res) == self.n:
-            res = res + [LAM]
-        return generate(res, (self.y, self.yp, [LAM], self.p), self.backend)
+        def build():
+            res = self.modes[mode].residual
+            if len(res) == self.n:
+                res = res + [LAM]
+            return generate(res, (self.y, self.yp, [LAM], self.p), self.backend)
+        return self._numeric_fn(("residual", mode), build)
 
     def switching_values(self, y, p):
         return self.h[1](y, p)
