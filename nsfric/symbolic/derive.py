@@ -91,7 +91,7 @@ class DerivedModel:
         key = ("sigma", surface, region)
         if key not in self._memo:
             r = self.model.mode(region)
-            self._memo[key] = sp.simplify(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+            self._memo[key] = sp.cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
         return self._memo[key]
 
     def _region(self, r: Region) -> SymbolicMode:
@@ -117,7 +117,7 @@ class DerivedModel:
         if grad[ia] == 0:
             raise ValueError(f"sliding mode {s.name!r}: surface does not depend on {a}")
         rest = sum(g * rates[y] for g, y in zip(grad, self.y) if y != a)
-        return sp.simplify(-rest / grad[ia])
+        return sp.cancel(-rest / grad[ia])
 
     def _sliding(self, s: Sliding) -> SymbolicMode:
         h = self.model.switching[s.surface]
@@ -127,10 +127,10 @@ class DerivedModel:
                 raise ValueError(f"Filippov mode {s.name!r} needs both neighbours")
             fp, fm = self.model.mode(s.plus), self.model.mode(s.minus)
             sp_, sm = self.sigma_expr(s.surface, s.plus), self.sigma_expr(s.surface, s.minus)
-            lam_expr = sp.simplify(sp_ / (sp_ - sm))
-            rates = {y: sp.simplify((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
+            lam_expr = sp.cancel(sp_ / (sp_ - sm))
+            rates = {y: sp.cancel((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
             for key in set(fp.outputs) & set(fm.outputs):
-                outs[key] = sp.simplify((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
+                outs[key] = sp.cancel((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
             outs["lam"] = lam_expr
             # residual with lam as unknown
             f_lam = {y: (1 - LAM) * fp.rhs[y] + LAM * fm.rhs[y] for y in self.y}
@@ -246,17 +246,16 @@ class DerivedModel:
         return None
 
 
-_DERIVED: dict = {}
-
-
 def derive(model: HybridModel, backend: str = "numpy") -> DerivedModel:
-    """Cached :class:`DerivedModel` for ``model`` (one derivation per model and backend)."""
-    key = (id(model), backend)
-    d = _DERIVED.get(key)
-    if d is None or d.model is not model:
-        d = DerivedModel(model, backend)
-        _DERIVED[key] = d
-    return d
+    """The :class:`DerivedModel` of ``model`` (derived once per model and backend).
+
+    The derivation is stored on the model object itself, so it lives exactly as long
+    as the model does.
+    """
+    cache = model.__dict__.setdefault("_derived", {})
+    if backend not in cache:
+        cache[backend] = DerivedModel(model, backend)
+    return cache[backend]
 
 
 def param_vector(model: HybridModel, values: dict) -> np.ndarray:
