@@ -46,3 +46,7 @@ class SlidingPlates(Case):
         }
         return L.couple(L.TANGENTIAL_LAWS[law](), f"{self.name}/{law}", {L.v: F_c / L.m},
                         extra, outputs, reference=f"{self.reference}; {L.TANGENTIAL_LAWS[law]().reference}")
+
+    def run(self, out_dir, progress=None):  # Figs 1-4, order table, studies: sliding_plates_figures
+        from .sliding_plates_figures import run
+        return run(self, out_dir, progress)

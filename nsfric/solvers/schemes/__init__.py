@@ -1,0 +1,27 @@
+"""Fixed-step discrete schemes, as DEM codes run them, with the laws' per-step adjustments.
+
+``SCHEMES`` maps a name to a scheme object (attribute ``order``); :func:`simulate` runs
+one on a case.  Registered: ``euler``, ``symplectic-euler``, ``velocity-verlet``,
+``midpoint``, ``heun``, ``rk4``, ``gear5``, ``bdf2``, ``implicit-euler``, and for each an
+event-aware variant ``NAME-event`` that lands a step on every mode transition.
+"""
+from .base import SCHEMES, DiscreteResult, Scheme, get_scheme, register_scheme, simulate
+from .field import DiscreteField, FrozenField, partition
+from . import rk, partitioned, gear, implicit  # noqa: F401  (register, in this order)
+from .rk import ExplicitRK
+from .events import EventAware, register_event_variants
+
+_ORDER = ("euler", "symplectic-euler", "velocity-verlet", "midpoint", "heun", "rk4", "gear5",
+          "bdf2", "implicit-euler")
+_plain = {n: SCHEMES.pop(n) for n in _ORDER}
+_plain.update(SCHEMES)  # any other registered scheme after the canonical ones
+SCHEMES.clear()
+SCHEMES.update(_plain)
+register_event_variants()
+#: the plain fixed-step schemes of DEM codes, and their event-aware variants
+CORE_SCHEMES = _ORDER
+EVENT_SCHEMES = tuple(f"{n}-event" for n in _ORDER)
+
+__all__ = ["SCHEMES", "CORE_SCHEMES", "EVENT_SCHEMES", "DiscreteResult", "Scheme", "ExplicitRK",
+           "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",
+           "FrozenField", "partition"]

@@ -1,0 +1,292 @@
+"""The fixed-step scheme contract, the registry and :func:`simulate`.
+
+A scheme is one small object with data (``name``, ``order``, ``damped_order``,
+``stages``, ``implicit``, ``symplectic``) and two hooks:
+
+* ``start(field, t, u, h) -> hist`` -- the scheme's history (multistep schemes, FSAL
+  slopes); ``None`` for one-step schemes;
+* ``step(field, t, u, h, hist, record) -> (u_new, hist)`` -- one step of size ``h``;
+  auxiliary stage states are appended to ``record`` (a list, or ``None``) as
+  ``(t, u, label)``.
+
+Every right-hand side evaluation goes through the ``field``
+(:class:`~nsfric.solvers.schemes.field.DiscreteField`), which applies the law's
+per-step adjustments and counts evaluations.  ``rescale(hist, ratio)`` adapts the
+history to a new step (``None`` = restart); the event-aware variants use it.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field as dc_field
+
+import numpy as np
+
+from .field import DiscreteField, Diverged
+
+SCHEMES: dict = {}
+
+
+def register_scheme(scheme):
+    """Add ``scheme`` (an instance) to :data:`SCHEMES` under ``scheme.name``."""
+    if scheme.name in SCHEMES:
+        raise ValueError(f"scheme {scheme.name!r} registered twice")
+    SCHEMES[scheme.name] = scheme
+    return scheme
+
+
+def get_scheme(name):
+    """The registered scheme ``name`` (a scheme object is returned unchanged)."""
+    if not isinstance(name, str):
+        return name
+    try:
+        return SCHEMES[name]
+    except KeyError:
+        raise ValueError(f"unknown scheme {name!r}; choose one of {sorted(SCHEMES)}") from None
+
+
+class Scheme:
+    """Base class of the fixed-step schemes (see module docstring).
+
+    Attributes
+    ----------
+    order : int
+        Nominal (classical) order on smooth problems.
+    damped_order : int
+        Order when forces depend on velocities (differs from ``order`` only for the
+        velocity Verlet, whose last kick uses the half-step velocity).
+    implicit, symplectic, multistep : bool
+    reference : str
+        Where the scheme is written down.
+    """
+
+    name = "scheme"
+    order = 0
+    implicit = False
+    symplectic = False
+    multistep = False
+    reference = ""
+
+    @property
+    def damped_order(self):
+        return self.order
+
+    def start(self, field, t, u, h):
+        return None
+
+    def step(self, field, t, u, h, hist, record=None):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def rescale(self, hist, ratio):
+        """History for a step ``ratio`` times the previous one (None: restart)."""
+        return None
+
+    def integrate(self, field, t0, u0, h, n_steps, record=None):
+        """Fixed steps ``t_i = t0 + i h``; returns ``(t, Y, info)``.
+
+        ``Y`` has one column per row of the output; ``info`` holds events (none for
+        plain schemes) and the termination message.
+        """
+        n = len(u0)
+        Y = np.empty((n, n_steps + 1))
+        Y[:, 0] = u0
+        u = np.asarray(u0, dtype=float)
+        hist = self.start(field, t0, u, h)
+        termination = "reached t_end"
+        last = n_steps
+        with np.errstate(all="ignore"):
+            for i in range(n_steps):
+                t = t0 + i * h
+                k0 = len(record) if record is not None else 0
+                try:
+                    u, hist = self.step(field, t, u, h, hist, record)
+                except Diverged:
+                    u = np.full(n, np.nan)
+                tag_stages(record, k0, i)
+                Y[:, i + 1] = u
+                if not np.all(np.isfinite(u)):
+                    termination = f"diverged at t = {t + h:.6g}"
+                    last = i + 1
+                    Y[:, i + 2:] = np.nan
+                    break
+        t = t0 + h * np.arange(n_steps + 1)
+        return t, Y, {"events": [], "termination": termination, "steps": last}
+
+    def describe(self) -> str:
+        doc = (self.__doc__ or "").strip().splitlines()
+        return doc[0] if doc else self.name
+
+    def __repr__(self):
+        return f"<scheme {self.name} order {self.order}>"
+
+
+@dataclass
+class DiscreteResult:
+    """A discrete trajectory of a fixed-step scheme.
+
+    Attributes
+    ----------
+    t : (N,) times of the rows (one per step from ``t = 0``; event-aware schemes add
+        rows at the located transitions)
+    y : (n_states, N) states; ``result["xi"]`` by name, derived quantities (``F``,
+        ``F_S``, energies) by name too, evaluated in the mode the scheme uses at that
+        state (``modes``)
+    stages : list of ``(t, u, label, row)`` auxiliary stage states (empty unless
+        asked): ``label`` numbers the stage within its step (1, 2, ...), ``row`` is the
+        row the step starts from
+    n_rhs, n_jac : evaluations of the right-hand side and its Jacobian
+    seconds : wall time of the integration
+    events : located transitions (event-aware schemes)
+    """
+
+    case: str
+    law: str
+    scheme: str
+    dt: float
+    t_end: float
+    model: object
+    params: dict
+    t: np.ndarray
+    y: np.ndarray
+    modes: list
+    n_rhs: int
+    n_jac: int
+    seconds: float
+    stages: list = dc_field(default_factory=list)
+    events: list = dc_field(default_factory=list)
+    termination: str = "reached t_end"
+
+    @property
+    def state_names(self):
+        return self.model.state_names
+
+    @property
+    def output_names(self):
+        return self.model.output_names
+
+    @property
+    def n_steps(self) -> int:
+        return len(self.t) - 1
+
+    def _outputs(self, Y, modes):
+        from ...symbolic.derive import derive, param_vector
+
+        d = derive(self.model)
+        p = param_vector(self.model, self.params)
+        out = np.full((len(self.model.output_names), Y.shape[1]), np.nan)
+        modes = np.asarray(modes, dtype=object)
+        for mode in set(m for m in modes if m is not None):
+            sel = modes == mode
+            _, f = d.outputs(mode)
+            out[:, sel] = f(Y[:, sel], p).reshape(len(self.model.output_names), -1)
+        return out
+
+    def __getitem__(self, name):
+        if name == "t":
+            return self.t
+        if name in self.model.state_names:
+            return self.y[self.model.state_names.index(name)]
+        if name in self.model.output_names:
+            return self._outputs(self.y, self.modes)[self.model.output_names.index(name)]
+        raise KeyError(f"{name!r} is neither a state {self.model.state_names} nor a derived "
+                       f"quantity {self.model.output_names}")
+
+    def stage_arrays(self):
+        """``(t, Y, labels, modes)`` of the recorded auxiliary stage states."""
+        if not self.stages:
+            return np.empty(0), np.empty((len(self.state_names), 0)), [], []
+        t = np.array([s[0] for s in self.stages])
+        Y = np.array([s[1] for s in self.stages]).T
+        labels = [s[2] for s in self.stages]
+        fld = DiscreteField(self.model, self.params)
+        modes = [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]
+        return t, Y, labels, modes
+
+    def columns(self, stages: bool = False) -> dict:
+        """Ordered columns ``t``, states, derived quantities, ``mode`` (as ``reference``
+        writes them); with ``stages`` the auxiliary stage rows are interleaved after
+        the step they belong to and a ``stage`` column marks them (0 = step row)."""
+        t, Y, modes, stage = self.t, self.y, list(self.modes), np.zeros(len(self.t), dtype=int)
+        if stages and self.stages:
+            st, sY, labels, smodes = self.stage_arrays()
+            keys = [(i, 0) for i in range(len(self.t))] + [(s[3], 1) for s in self.stages]
+            idx = sorted(range(len(keys)), key=lambda k: keys[k])  # stable: stage order kept
+            allM = modes + smodes
+            t = np.concatenate([t, st])[idx]
+            Y = np.concatenate([Y, sY], axis=1)[:, idx]
+            stage = np.concatenate([stage, np.array(labels, dtype=int)])[idx]
+            modes = [allM[k] for k in idx]
+        cols = {"t": t}
+        for i, n in enumerate(self.state_names):
+            cols[n] = Y[i]
+        outs = self._outputs(Y, modes)
+        for i, n in enumerate(self.output_names):
+            cols[n] = outs[i]
+        cols["mode"] = np.array([m if m is not None else "" for m in modes])
+        if stages:
+            cols["stage"] = stage
+        return cols
+
+def tag_stages(record, k0, row):
+    """Mark the stage states recorded since ``k0`` as belonging to the step from ``row``."""
+    if record is not None:
+        for j in range(k0, len(record)):
+            record[j] = tuple(record[j][:3]) + (row,)
+
+
+def _safe_mode(field, u):
+    if not np.all(np.isfinite(u)):
+        return None
+    return field.mode(u)
+
+
+def step_count(t_end: float, dt: float) -> int:
+    """Number of fixed steps ``n`` with ``n dt <= t_end`` (to rounding)."""
+    return int(math.floor(t_end / dt * (1 + 1e-12) + 1e-9))
+
+
+def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
+    """Run ``scheme`` with fixed step ``dt`` on ``case``/``law`` from ``t = 0``.
+
+    Parameters
+    ----------
+    case : str or Case
+    law : str, optional (the case's default law)
+    scheme : str or Scheme
+    dt : float > 0
+    t_end : float, optional (the case's default end time); the last row is at the
+        largest multiple of ``dt`` not beyond ``t_end``
+    params : dict, optional, parameter overrides (validated against their ranges)
+    stages : bool, record the auxiliary stage states
+
+    Returns
+    -------
+    DiscreteResult
+    """
+    from ...cases import get_case
+
+    case = get_case(case) if isinstance(case, str) else case
+    scheme = get_scheme(scheme)
+    law = case.check_law(law)
+    try:
+        dt = float(dt)
+    except (TypeError, ValueError):
+        raise ValueError(f"dt must be a number > 0, got {dt!r}") from None
+    if not (dt > 0 and math.isfinite(dt)):
+        raise ValueError(f"dt must be > 0, got {dt:g}")
+    prob = case.problem(law, params, t_end)
+    t0, t1 = map(float, prob.t_span)
+    if not (t1 > t0):
+        raise ValueError(f"t_end must be > {t0:g}, got {t1:g}")
+    n_steps = step_count(t1 - t0, dt)
+    if n_steps < 1:
+        raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")
+    fld = DiscreteField(prob.model, prob.params)
+    record = [] if stages else None
+    tic = time.perf_counter()
+    t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
+    seconds = time.perf_counter() - tic
+    modes = [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]
+    return DiscreteResult(case.name, law, scheme.name, dt, t1, prob.model, dict(prob.params), t, Y,
+                          modes, fld.n_rhs, fld.n_jac, seconds, list(record or []),
+                          info["events"], info["termination"])

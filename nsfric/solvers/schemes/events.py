@@ -1,0 +1,190 @@
+"""Event-aware variants of the fixed-step schemes: land a step on every mode transition.
+
+A fixed-step scheme that steps over a transition integrates a field whose derivative
+(C-SDS: the kink of ``min(|F_S|, F_max)``) or value jumps inside the step; whatever its
+order, that step commits a local error of order ``h^2`` (a quadrature rule of any order
+integrates a kinked function only to ``O(h^2)`` over the interval containing the kink),
+so the global order saturates at 2 (and the error constant depends on where the kink
+falls inside the step, which scatters the convergence plot).
+
+The variant ``NAME-event`` of a scheme integrates the smooth field of the *current
+mode* only (continued across the boundary: :class:`FrozenField`, no adjustments -- on a
+constrained sliding mode that is the index-reduced DAE, which keeps the state on the
+surface).  After each step it samples the mode's guards on the step's own interpolant,
+the cubic Hermite polynomial through ``(u_n, f(u_n))`` and ``(u_{n+1}, f(u_{n+1}))``
+(``f(u_{n+1})`` is the next step's first slope, cached), at 8 interior points, so two
+crossings inside one step are not missed.  At a sign change it locates the crossing
+``theta`` by Brent's method on the interpolant, redoes the step with length
+``theta h`` (so the landed state is a step of the scheme itself), lets the shared
+:class:`~nsfric.solvers.switching.ModeLogic` decide the new mode (crossing, sliding,
+leaving; projection onto a constrained surface), logs the event, writes a row there,
+and continues to the next grid point ``t_{n+1}``; multistep histories are restarted
+after an event.  The interpolation error ``O(h^4)`` in the switching time costs nothing
+at order <= 4 for a field continuous across the surface (the error is quadratic in the
+time error there) -- the nominal order is recovered.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ..solution import Event
+from ..switching import ZenoError
+from .base import SCHEMES, Scheme, register_scheme, tag_stages
+
+_THETA = np.linspace(0.0, 1.0, 9)
+
+
+def hermite(u0, k0, u1, k1, h, theta):
+    """Cubic Hermite interpolant on a step of length ``h`` at fractions ``theta``."""
+    th = np.asarray(theta, dtype=float)
+    h00 = (1 + 2 * th) * (1 - th) ** 2
+    h10 = th * (1 - th) ** 2
+    h01 = th ** 2 * (3 - 2 * th)
+    h11 = th ** 2 * (th - 1)
+    return (np.multiply.outer(u0, h00) + np.multiply.outer(h * k0, h10)
+            + np.multiply.outer(u1, h01) + np.multiply.outer(h * k1, h11))
+
+
+class EventAware(Scheme):
+    """Event-aware variant of a fixed-step scheme (see module docstring)."""
+
+    def __init__(self, base: Scheme):
+        self.base = base
+        self.name = f"{base.name}-event"
+        self.order = base.order
+        self.implicit = base.implicit
+        self.symplectic = base.symplectic
+        self.multistep = base.multistep
+        self.reference = "nsfric: event location on the step's Hermite interpolant"
+        self.__doc__ = (f"{base.name} landing a step on every mode transition (event-aware): "
+                        f"order {base.order} recovered across the switches.")
+
+    @property
+    def damped_order(self):
+        return self.base.damped_order
+
+    def step(self, field, t, u, h, hist, record=None):  # pragma: no cover - integrate only
+        raise NotImplementedError("event-aware schemes run through integrate()")
+
+    # -- crossing detection ---------------------------------------------------------------
+    @staticmethod
+    def _crossing(frozen, guards, u0, u1, h):
+        gs, gf = guards
+        if gf is None:
+            return None
+        p = frozen.p
+        g1 = gf(u1, p)
+        k0 = frozen.f(u0).k
+        k1 = frozen.f(u1).k
+        U = hermite(u0, k0, u1, k1, h, _THETA)
+        G = np.asarray(gf(U, p)).reshape(len(gs), len(_THETA))
+        G[:, -1] = g1
+        best = None
+        for i in range(len(gs)):
+            g = G[i]
+            tol = 1e-12 * (1.0 + np.max(np.abs(g)))
+            if g[0] >= -tol:
+                # starting on the surface just crossed: only a clear exit at the step's
+                # end counts (the interpolant of a low-order step may dip across a
+                # surface the flow leaves tangentially; an event must not re-fire)
+                if g[-1] <= tol:
+                    continue
+                above = np.array([np.nonzero(g[:-1] <= tol)[0][-1]])
+            else:
+                above = np.nonzero(g[1:] > tol)[0]
+            if len(above) == 0:
+                continue
+            j = above[0] + 1
+            lo, hi = _THETA[j - 1], _THETA[j]
+
+            def gi(th, i=i):
+                return float(gf(hermite(u0, k0, u1, k1, h, th), p)[i])
+
+            glo = gi(lo)
+            theta = lo if glo >= 0 else brentq(gi, lo, hi, xtol=1e-16, rtol=1e-15)
+            if best is None or theta < best[0]:
+                best = (theta, gs[i])
+        return best
+
+    # -- the integration loop -----------------------------------------------------------
+    def integrate(self, field, t0, u0, h, n_steps, record=None):
+        logic, model, base = field.logic, field.model, self.base
+        u = np.asarray(u0, dtype=float)
+        rows_t, rows_y, events = [t0], [u.copy()], []
+        mode = logic.initial_mode(u)
+        if model.is_sliding(mode):
+            u_new = logic.project(mode, u)
+            if not np.array_equal(u_new, u):
+                events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(u_new)))
+                rows_t.append(t0)
+                rows_y.append(u_new)
+            u = u_new
+        new = logic.settle(mode, u)
+        if new != mode:
+            u = logic.project(new, u)
+            mode = new
+        frozen = field.frozen(mode)
+        guards = field.d.guards(mode)
+        t, hist = t0, None
+        termination = "reached t_end"
+        with np.errstate(all="ignore"):
+            for i in range(1, n_steps + 1):
+                t_target = t0 + i * h
+                n_events = 0
+                while t < t_target:
+                    full = n_events == 0
+                    hh = h if full else t_target - t
+                    k0 = len(record) if record is not None else 0
+                    u1, hist1 = base.step(frozen, t, u, hh, hist, record)
+                    if not np.all(np.isfinite(u1)):
+                        termination = f"diverged at t = {t_target:.6g}"
+                        break
+                    hit = self._crossing(frozen, guards, u, u1, hh)
+                    if hit is None:
+                        tag_stages(record, k0, len(rows_t) - 1)
+                        t, u = t_target, u1
+                        hist = hist1 if full else None
+                        break
+                    if record is not None:
+                        del record[k0:]
+                    theta, guard = hit
+                    h_ev = theta * hh
+                    if h_ev > 0:
+                        hist_ev = base.rescale(hist, theta) if hist is not None else None
+                        u_ev, _ = base.step(frozen, t, u, h_ev, hist_ev, record)
+                        tag_stages(record, k0, len(rows_t) - 1)
+                    else:
+                        u_ev = u
+                    t = t + h_ev
+                    target = guard.target
+                    new = logic.decide(target[1], u_ev, mode) if isinstance(target, tuple) else target
+                    if new != mode:
+                        u_ev = logic.project(new, u_ev)
+                        new = logic.settle(new, u_ev)
+                        u_ev = logic.project(new, u_ev)
+                        events.append(Event(t, logic.entry_kind(mode, new), mode, new, tuple(u_ev)))
+                        mode, frozen, guards = new, field.frozen(new), field.d.guards(new)
+                    rows_t.append(t)
+                    rows_y.append(u_ev.copy())
+                    u, hist = u_ev, None
+                    n_events += 1
+                    if n_events > 50:
+                        raise ZenoError(f"{self.name}: more than 50 events in the step ending at "
+                                        f"t = {t_target:.17g}")
+                if termination != "reached t_end":
+                    break
+                rows_t.append(t_target)
+                rows_y.append(u.copy())
+        Y = np.array(rows_y).T
+        ev = [{"t": e.t, "kind": e.kind, "from": e.from_mode, "to": e.to_mode} for e in events]
+        return np.array(rows_t), Y, {"events": ev, "termination": termination,
+                                     "steps": len(rows_t) - 1}
+
+
+def register_event_variants():
+    """Register ``NAME-event`` for every registered plain scheme."""
+    for name, scheme in list(SCHEMES.items()):
+        if isinstance(scheme, EventAware) or f"{name}-event" in SCHEMES:
+            continue
+        register_scheme(EventAware(scheme))
