@@ -236,12 +236,12 @@ class DiscreteField:
             up = (u - base) / hc
             r = res(u, up, z[n:], self.p)
             self.n_rhs += 1
-            rn = float(np.max(np.abs(r)))
+            rn = float(np.abs(r).max())
             if r0 is None:
                 r0 = rn
                 if rn == 0.0:
                     return z[:n]
-            elif rn <= 1e-13 * r0:
+            elif rn <= 1e-13 * r0 or rn <= 1e-15 * (1.0 + np.abs(up).max() + np.abs(u).max()):
                 return z[:n]
             J = jac(u, up, z[n:], self.p)
             self.n_jac += 1
@@ -253,7 +253,7 @@ class DiscreteField:
             except np.linalg.LinAlgError:
                 raise RuntimeError(f"implicit step: singular Newton matrix in mode {mode!r}") from None
             z = z + dz
-            if np.max(np.abs(dz)) <= tol * (1.0 + np.max(np.abs(z))):
+            if np.abs(dz).max() <= tol * (1.0 + np.abs(z).max()):
                 return z[:n]
         raise RuntimeError(f"implicit step: Newton did not converge in mode {mode!r}")
 
