@@ -81,8 +81,12 @@ def test_list_names_everything():
         assert name in out
 
 
-def test_run_sliding_plates_writes_figures(tmp_path):
-    assert main(["run", "sliding-plates", "--out", str(tmp_path)]) == 0
+def test_run_writes_reference_figures(tmp_path, capsys):
+    """The base ``run`` (the full sliding-plates reproduction is tested on its own)."""
+    assert main(["run", "normal-impact", "--out", str(tmp_path)]) == 0
     names = set(os.listdir(tmp_path))
-    assert {"reference-c-sds.csv", "reference-d-sds.csv", "reference.png"} <= names
+    assert {"reference-linear-dashpot.csv", "reference-linear-dashpot.json",
+            "reference-linear-dashpot-force-end.csv", "reference.png"} <= names
     assert not any(n.startswith(".tmp-") for n in names)
+    printed = capsys.readouterr().out.split()
+    assert sorted(os.path.basename(p) for p in printed) == sorted(names)

@@ -98,3 +98,14 @@ def test_normal_impact_restitution_eqs_3_4():
     # ending at zero force is earlier and less dissipative than at zero overlap
     f = c.restitution(solve("normal-impact", "linear-dashpot-force-end", "filippov"))
     assert f["t_n"] < want["t_n"] and f["e_n"] > want["e_n"]
+
+
+@pytest.mark.parametrize("solver", ["analytic", "filippov", "ida", "radau5dae"])
+def test_dsds_tangential_exit_at_start(solver):
+    """v(0) = gamma F_max/(m k) = 2: the reset puts the state on the sliding surface
+    exactly where the stick field stops pushing out (eq 20), so the contact sticks at
+    once -- every solver must leave sliding at t = 0, not slide on with v < 0."""
+    sol = nsfric.get_case("sliding-plates").reference_solution(
+        "d-sds", solver=solver, params={"v0": 2.0}, t_end=3.0)
+    assert [(e.kind, e.to_mode, e.t) for e in sol.events] == [("slip", "slip-", 0.0), ("stick", "stick", 0.0)]
+    assert np.all(sol["v"] > 0)

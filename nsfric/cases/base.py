@@ -96,8 +96,8 @@ class Case:
             sol = self.reference_solution(law, samples=1001)
             sols[law] = sol
             path = os.path.join(out_dir, f"reference-{law}.csv")
-            write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
-            written.append(path)
+            side = write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
+            written += [path, side]
         model = self.model(self.default_law)
         panels = list(model.state_names) + [q for q in ("F", "F_n") if q in model.output_names]
         fig, axes = figure(len(panels), 1, sharex=True)

@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Event, Segment, Solution
+from .solution import Segment, Solution
 from .switching import ModeLogic, ZenoError
 
 _S = sp.Symbol("s", real=True)
@@ -104,21 +104,16 @@ class AnalyticSolver(ReferenceSolver):
     supports = frozenset({"filippov", "constrained"})
 
     def _solve(self, problem, t_eval=None):
+        if getattr(problem.case, "closed_form", True) is False:
+            raise ValueError(f"case {problem.case.name!r} has no practical closed form "
+                             "(symbolic matrix exponential too costly); use filippov or ida")
         model = problem.model
         d = derive(model)
         p = param_vector(model, problem.params)
         logic = ModeLogic(d, p)
         t0, t_end = map(float, problem.t_span)
-        y = np.asarray(problem.y0, dtype=float)
-        mode = logic.initial_mode(y)
-        events, segments = [], []
-        if model.is_sliding(mode):
-            y_new = logic.project(mode, y)
-            if not np.array_equal(y_new, y):
-                events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(y_new)))
-                segments.append(Segment(mode, t0, t0, None, y.copy(), y.copy()))
-            y = y_new
-        mode = logic.settle(mode, y)
+        mode, y, events, pre = logic.start(t0, problem.y0)
+        segments = [pre] if pre else []
         t = t0
         n_roots = 0
         with mpmath.workdps(40):
@@ -134,15 +129,10 @@ class AnalyticSolver(ReferenceSolver):
                 t, y = t + s1, y1
                 if s_hit is None:
                     break
-                g = fl.guards[gi]
-                new = logic.decide(g.target[1], y, mode) if isinstance(g.target, tuple) else g.target
-                if new == mode:
+                mode, y, event = logic.switch(t, y, mode, fl.guards[gi])
+                if event is None:
                     continue
-                y = logic.project(new, y)
-                new = logic.settle(new, y)
-                y = logic.project(new, y)
-                events.append(Event(t, logic.entry_kind(mode, new), mode, new, tuple(y)))
-                mode = new
+                events.append(event)
                 if len(events) > 10000:
                     raise ZenoError(f"more than 10000 events before t = {t:.17g}")
         stats = {"nfev": 0, "njev": 0, "nsteps": len(segments), "nevents": len(events),

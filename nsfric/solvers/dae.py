@@ -26,7 +26,7 @@ from scipy.interpolate import CubicHermiteSpline
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Event, Segment, Solution
+from .solution import Segment, Solution
 from .switching import ModeLogic
 
 
@@ -96,20 +96,15 @@ def _problem_class():
             fired = [i for i, s in enumerate(state_info[: len(gs)]) if s > 0]
             if not fired:
                 return
-            g = gs[fired[0]]
             ys = np.array(solver.y[: self.n], dtype=float)
-            logic = self.logic
-            new = logic.decide(g.target[1], ys, mode) if isinstance(g.target, tuple) else g.target
-            if new == mode:
+            new, ys, event = self.logic.switch(float(solver.t), ys, mode, gs[fired[0]])
+            if event is None:
                 return
-            ys = logic.project(new, ys)
-            new = logic.settle(new, ys)
-            ys = logic.project(new, ys)
             y, yd = self.consistent(new, ys)
             solver.y = y
             solver.yd = yd
             solver.sw = [m == new for m in self.modes]
-            self.events.append(Event(float(solver.t), logic.entry_kind(mode, new), mode, new, tuple(ys)))
+            self.events.append(event)
 
         def handle_result(self, solver, t, y, yd):
             self.records.append((float(t), np.array(y, dtype=float), np.array(yd, dtype=float),
@@ -132,16 +127,8 @@ class _AssimuloSolver(ReferenceSolver):
         p = param_vector(model, problem.params)
         logic = ModeLogic(d, p)
         t0, t_end = map(float, problem.t_span)
-        ys = np.asarray(problem.y0, dtype=float)
-        mode = logic.initial_mode(ys)
-        events, segments = [], []
-        if model.is_sliding(mode):
-            ys_new = logic.project(mode, ys)
-            if not np.array_equal(ys_new, ys):
-                events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(ys_new)))
-                segments.append(Segment(mode, t0, t0, None, ys.copy(), ys.copy()))
-            ys = ys_new
-        mode = logic.settle(mode, ys)
+        mode, ys, events, pre = logic.start(t0, problem.y0)
+        segments = [pre] if pre else []
         HybridDAE = _problem_class()
         sw0 = [m == mode for m in model.mode_names]
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)

@@ -19,7 +19,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Event, Segment, Solution
+from .solution import Segment, Solution
 from .switching import ModeLogic, ZenoError
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
@@ -49,17 +49,9 @@ class FilippovSolver(ReferenceSolver):
         p = param_vector(model, problem.params)
         logic = ModeLogic(d, p)
         t0, t_end = map(float, problem.t_span)
-        y = np.asarray(problem.y0, dtype=float)
-        mode = logic.initial_mode(y)
-        events, segments = [], []
+        mode, y, events, pre = logic.start(t0, problem.y0)
+        segments = [pre] if pre else []
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
-        if model.is_sliding(mode):
-            y_new = logic.project(mode, y)
-            if not np.array_equal(y_new, y):
-                events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(y_new)))
-                segments.append(Segment(mode, t0, t0, None, y.copy(), y.copy()))
-            y = y_new
-        mode = logic.settle(mode, y)
         t = t0
         while True:
             seg, hit = self._segment(d, p, mode, t, y, t_end, method, n_check, stats)
@@ -67,16 +59,11 @@ class FilippovSolver(ReferenceSolver):
             t, y = seg.t1, seg.y1
             if hit is None:
                 break
-            guard = hit
-            new = logic.decide(guard.target[1], y, mode) if isinstance(guard.target, tuple) else guard.target
-            if new == mode:  # grazing: the same mode continues
+            mode, y, event = logic.switch(t, y, mode, hit)
+            if event is None:  # grazing: the same mode continues
                 continue
-            y = logic.project(new, y)
-            new = logic.settle(new, y)
-            y = logic.project(new, y)
-            events.append(Event(t, logic.entry_kind(mode, new), mode, new, tuple(y)))
+            events.append(event)
             stats["nevents"] += 1
-            mode = new
             if len(events) > max_events:
                 raise ZenoError(f"more than {max_events} events before t = {t:.17g}")
             if len(events) >= window:

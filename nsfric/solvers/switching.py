@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .solution import Event, Segment
+
 
 class ZenoError(RuntimeError):
     """Events accumulate (chattering or Zeno behaviour); the run is stopped."""
@@ -48,6 +50,11 @@ class ModeLogic:
         """The mode the trajectory continues in after reaching ``surface`` at ``y``."""
         plus = self.d.region_at(y, self.p, {surface: 1})
         minus = self.d.region_at(y, self.p, {surface: -1})
+        if plus is None and minus is None:  # on a corner where other surfaces vanish too
+            names, f = self.d.h
+            corner = 1e-12 * (1.0 + float(np.max(np.abs(f(y, self.p)))))
+            plus = self.d.region_at(y, self.p, {surface: 1}, tol=corner)
+            minus = self.d.region_at(y, self.p, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
         sp_ = self.sigma(surface, plus, y) if plus else None
         sm = self.sigma(surface, minus, y) if minus else None
@@ -106,15 +113,61 @@ class ModeLogic:
                 raise ValueError(f"initial state {y0} lies in no mode of {self.m.name!r}")
         return mode
 
+    def start(self, t0: float, y0):
+        """Initial mode and state: the mode at ``y0``, the projection onto a sliding
+        surface if ``y0`` lies in a forbidden region (the D-SDS reset), and any switch
+        that is active at once.  Returns ``(mode, y, events, pre)`` where ``pre`` is the
+        zero-length segment holding the state before the reset (or ``None``)."""
+        y = np.asarray(y0, dtype=float)
+        mode = self.initial_mode(y)
+        events, pre = [], None
+        if self.m.is_sliding(mode):
+            y_new = self.project(mode, y)
+            if not np.array_equal(y_new, y):
+                events.append(Event(t0, self.entry_kind(None, mode), None, mode, tuple(y_new)))
+                pre = Segment(mode, t0, t0, None, y.copy(), y.copy())
+            y = y_new
+        settled = self.settle(mode, y)
+        if settled != mode:
+            y = self.project(settled, y)
+            events.append(Event(t0, self.entry_kind(mode, settled), mode, settled, tuple(y)))
+        return settled, y, events, pre
+
+    def switch(self, t: float, y, mode: str, guard):
+        """The switch after ``guard`` of ``mode`` fired at ``(t, y)``: decision,
+        projection onto a sliding surface, cascading switches.  Returns
+        ``(new_mode, y, event)``; ``event`` is ``None`` when the same mode continues
+        (grazing contact)."""
+        target = guard.target
+        new = self.decide(target[1], y, mode) if isinstance(target, tuple) else target
+        if new == mode:
+            return mode, y, None
+        y = self.project(new, y)
+        new = self.settle(new, y)
+        y = self.project(new, y)
+        return new, y, Event(t, self.entry_kind(mode, new), mode, new, tuple(y))
+
     def settle(self, mode: str, y, max_iter: int = 8):
-        """After a switch, follow further switches whose guards are already active."""
+        """After a switch, follow further switches whose guards are already active.
+
+        A guard is active when it is positive, or when it is zero (to rounding) and the
+        mode's own field makes it grow at once (``grad g . f > 0``): e.g. entering D-SDS
+        sliding exactly at ``v = gamma F_max/(m k)`` leaves it again at the same instant
+        (a tangential exit).  A guard at zero with zero rate (second-order contact, as
+        at the D-SDS stick onset) is not active.
+        """
+        visited = [mode]
         for _ in range(max_iter):
             gs, gf = self.d.guards(mode)
             if gf is None:
                 return mode
             vals = gf(y, self.p)
+            rates = self.d.guard_rates(mode)(y, self.p)
             scale = 1.0 + float(np.max(np.abs(vals)))
-            active = [(v, g) for v, g in zip(vals, gs) if v > 1e-12 * scale]
+            tol = 1e-12 * scale
+            rtol = 1e-12 * (1.0 + float(np.max(np.abs(rates))))
+            active = [(v, g) for v, r, g in zip(vals, rates, gs)
+                      if v > tol or (v >= -tol and r > rtol)]
             if not active:
                 return mode
             _, g = max(active, key=lambda a: a[0])
@@ -125,4 +178,7 @@ class ModeLogic:
             if new == mode:
                 return mode
             mode = new
-        raise ZenoError(f"mode switches do not settle at y={y}")
+            visited.append(mode)
+        raise ZenoError(f"Zeno/chattering: mode switches do not settle at y={y} "
+                        f"(modes {' -> '.join(visited)}); no mode has a consistent "
+                        f"continuation here -- does the model lack a sliding mode?")

@@ -199,6 +199,16 @@ class DerivedModel:
         gs = self.modes[mode].guards
         return gs, self._numeric_fn(("guards", mode), lambda: self._gen([g.expr for g in gs]) if gs else None)
 
+    def guard_rates(self, mode: str):
+        """Time derivatives ``grad g . f_mode`` of the mode's guards along its own field."""
+        def build():
+            gs = self.modes[mode].guards
+            if not gs:
+                return None
+            f = self.modes[mode].rhs
+            return self._gen([sum(sp.diff(g.expr, y) * fy for y, fy in zip(self.y, f)) for g in gs])
+        return self._numeric_fn(("guard_rates", mode), build)
+
     def sigma(self, surface: str, region: str):
         return self._numeric_fn(("sigma", surface, region),
                           lambda: self._gen([self.sigma_expr(surface, region)]))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ..solution import Event
+
 from ..switching import ZenoError
 from .base import SCHEMES, Scheme, register_scheme, tag_stages
 
@@ -117,21 +117,12 @@ class EventAware(Scheme):
 
     # -- the integration loop -----------------------------------------------------------
     def integrate(self, field, t0, u0, h, n_steps, record=None):
-        logic, model, base = field.logic, field.model, self.base
-        u = np.asarray(u0, dtype=float)
-        rows_t, rows_y, events = [t0], [u.copy()], []
-        mode = logic.initial_mode(u)
-        if model.is_sliding(mode):
-            u_new = logic.project(mode, u)
-            if not np.array_equal(u_new, u):
-                events.append(Event(t0, logic.entry_kind(None, mode), None, mode, tuple(u_new)))
-                rows_t.append(t0)
-                rows_y.append(u_new)
-            u = u_new
-        new = logic.settle(mode, u)
-        if new != mode:
-            u = logic.project(new, u)
-            mode = new
+        logic, base = field.logic, self.base
+        rows_t, rows_y = [t0], [np.asarray(u0, dtype=float).copy()]
+        mode, u, events, pre = logic.start(t0, u0)
+        if pre is not None:  # the reset at t0 is a row of its own
+            rows_t.append(t0)
+            rows_y.append(u.copy())
         frozen = field.frozen(mode)
         guards = field.d.guards(mode)
         affine = _AffineGuards(field.d)
@@ -166,13 +157,9 @@ class EventAware(Scheme):
                     else:
                         u_ev = u
                     t = t + h_ev
-                    target = guard.target
-                    new = logic.decide(target[1], u_ev, mode) if isinstance(target, tuple) else target
-                    if new != mode:
-                        u_ev = logic.project(new, u_ev)
-                        new = logic.settle(new, u_ev)
-                        u_ev = logic.project(new, u_ev)
-                        events.append(Event(t, logic.entry_kind(mode, new), mode, new, tuple(u_ev)))
+                    new, u_ev, event = logic.switch(t, u_ev, mode, guard)
+                    if event is not None:
+                        events.append(event)
                         mode, frozen, guards = new, field.frozen(new), field.d.guards(new)
                     rows_t.append(t)
                     rows_y.append(u_ev.copy())
