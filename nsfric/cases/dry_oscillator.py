@@ -41,3 +41,12 @@ class DryOscillator(Case):
                          {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m}, extra, outputs,
                          reference=self.reference)
         return model
+
+    def run(self, out_dir: str, progress=None) -> dict:
+        """The default reference outputs, then Fig 1 and the delta-approximation study
+        (:mod:`nsfric.cases.dry_oscillator_figures`)."""
+        from .dry_oscillator_figures import run_figures
+
+        result = super().run(out_dir, progress)
+        result["written"] += run_figures(self, out_dir, progress)
+        return result

@@ -21,6 +21,7 @@ register_event_variants()
 #: the plain fixed-step schemes of DEM codes, and their event-aware variants
 CORE_SCHEMES = _ORDER
 EVENT_SCHEMES = tuple(f"{n}-event" for n in _ORDER)
+from . import delta  # noqa: E402,F401  (registers the delta-approximation family of Krengel & Matuttis)
 
 __all__ = ["SCHEMES", "CORE_SCHEMES", "EVENT_SCHEMES", "DiscreteResult", "Scheme", "ExplicitRK",
            "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",

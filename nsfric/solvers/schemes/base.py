@@ -286,7 +286,7 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     tic = time.perf_counter()
     t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
     seconds = time.perf_counter() - tic
-    modes = [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]
+    modes = info.get("modes") or [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]  # scheme's own if given
     return DiscreteResult(case.name, law, scheme.name, dt, t1, prob.model, dict(prob.params), t, Y,
                           modes, fld.n_rhs, fld.n_jac, seconds, list(record or []),
                           info["events"], info["termination"])

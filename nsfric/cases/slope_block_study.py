@@ -1,0 +1,244 @@
+"""Data of the block-on-a-slope figures (Krengel & Matuttis Figs 2-5): time series,
+drift against the time step and against the particle size, the Cundall-Strack amplitude.
+
+*Drift* is the tangential displacement ``x(t1) - x(t0)`` over a window ``[t0, t1]`` in
+which the exact solution is stuck (its drift is exactly zero: the Filippov sliding mode
+holds ``vx = 0``; it is measured, not assumed).  The discrete schemes are the
+delta-approximated "DAE" friction of the paper on Heun, BDF2 and BDF5
+(:mod:`nsfric.solvers.schemes.delta`) and Cundall-Strack with the scheme's own
+per-stage cut-off (:mod:`nsfric.solvers.schemes`).  Every function returns plain data
+(dicts of arrays); :mod:`nsfric.cases.slope_block_figures` draws and writes them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..solvers.schemes import simulate
+from ..solvers.schemes.delta import DeltaField, run_batch
+from ..symbolic.derive import param_vector
+
+#: Table 1
+DT_PAPER = 5e-6
+#: drift windows [s]: 1 cm block (Fig 4) and the size sweep (Fig 5, all blocks settled)
+WINDOW_1CM = (0.01, 0.05)
+WINDOW_SIZES = (0.1, 0.3)
+
+
+def at(t, y, t_query):
+    """Value of a sampled series at the sample nearest to ``t_query``."""
+    return float(y[int(np.argmin(np.abs(np.asarray(t) - t_query)))])
+
+
+def drift_of(t, x, window):
+    """``x(t1) - x(t0)`` at the samples nearest to the window ends (NaN if non-finite)."""
+    d = at(t, x, window[1]) - at(t, x, window[0])
+    return d if np.isfinite(d) else float("nan")
+
+
+def exact(case, law, params, t_end, solver="ida", samples=4001):
+    """Exact reference on a uniform grid (events kept)."""
+    return case.reference_solution(law, solver=solver, params=params, t_end=t_end, samples=samples)
+
+
+def exact_drift(case, params, window, solvers=("filippov", "ida")) -> dict:
+    """Measured drift of the exact static-friction reference over ``window`` (per solver),
+    with the largest excursion ``max |x(t) - x(t0)|`` inside the window."""
+    out = {}
+    for s in solvers:
+        sol = case.reference_solution("coulomb", solver=s, params=params, t_end=window[1],
+                                      t_eval=np.linspace(window[0], window[1], 2001))
+        x = sol(np.linspace(window[0], window[1], 2001))[sol.state_names.index("x")]
+        out[s] = {"drift": float(x[-1] - x[0]), "excursion": float(np.max(np.abs(x - x[0]))),
+                  "events": [(e.kind, e.t) for e in sol.events]}
+    return out
+
+
+# -- Figs 2-3 ------------------------------------------------------------------------------
+SERIES = (
+    # label, law, scheme (None: exact reference)
+    ("DAE delta-Heun", "coulomb", "delta-heun"),
+    ("CS Heun", "cundall-strack", "heun"),
+    ("exact static friction", "coulomb", None),
+    ("exact CS law", "cundall-strack", None),
+)
+
+
+def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=None) -> dict:
+    """Horizontal and tangential position against time, with and without damping.
+
+    Returns ``{damping: {label: {"t", "x_h", "x", "events"}}}`` for damping 1 and 0.
+    """
+    out = {}
+    for damping in (1.0, 0.0):
+        params = {"alpha": alpha, "damping": damping}
+        cur = {}
+        for label, law, scheme in series:
+            if progress:
+                progress(f"slope-block {alpha:g} deg, damping {damping:g}: {label}")
+            if scheme is None:
+                sol = exact(case, law, params, t_end, solver="filippov", samples=4001)
+                cur[label] = {"t": sol.t, "x_h": sol["x_h"], "x": sol["x"],
+                              "events": [(e.kind, e.t) for e in sol.events], "law": law,
+                              "scheme": f"exact ({sol.solver})"}
+            else:
+                res = simulate(case, law, scheme, dt, t_end=t_end, params=params)
+                stride = max(1, len(res.t) // 4000)
+                cur[label] = {"t": res.t[::stride], "x_h": res["x_h"][::stride],
+                              "x": res["x"][::stride], "events": [(e["kind"], e["t"]) for e in res.events],
+                              "law": law, "scheme": scheme}
+        out[damping] = cur
+    return out
+
+
+def settle_time(t, x, rel=1e-2):
+    """First time after which ``|dx/dt|`` stays below ``rel`` times its maximum (None:
+    still moving at the end -- drift or stick-slip)."""
+    v = np.abs(np.gradient(np.asarray(x, dtype=float), np.asarray(t, dtype=float)))
+    if not np.all(np.isfinite(v)) or v.max() == 0:
+        return None
+    moving = np.nonzero(v > rel * v.max())[0]
+    j = moving[-1] + 1
+    return float(t[j]) if j < len(t) - 1 else None
+
+
+# -- drift of the delta schemes over grid phases -----------------------------------------
+N_PHASES = 8
+
+
+def phase_starts(case, values, dt, n_phases=N_PHASES):
+    """Exact states at ``tau_j = j dt / n_phases`` (the grid shifted against the events).
+
+    The residual velocity a delta scheme keeps when it enters the stuck state depends on
+    where inside the step ``vx`` crosses zero; starting from the exact state at
+    ``tau_j`` samples that phase uniformly (``tau_0 = 0`` is the plain run from t = 0).
+    """
+    taus = dt * np.arange(n_phases) / n_phases
+    if n_phases == 1:
+        return taus, case.y0("coulomb", values)[:, None]
+    sol = case.reference_solution("coulomb", params=values, t_end=max(taus[-1], 1e-300) * 1.5,
+                                  t_eval=np.linspace(0.0, taus[-1], 3))
+    U = sol(taus)
+    U[:, 0] = case.y0("coulomb", values)
+    return taus, U
+
+
+def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False):
+    """Drifts ``x(t1) - x(t0)`` of the delta scheme, shape (len(param_sets), n_phases),
+    all members in one batch, and the first stick time of each member."""
+    model = case.model("coulomb")
+    P, U0, taus = [], [], []
+    for values in param_sets:
+        tt, U = phase_starts(case, values, dt, n_phases)
+        P.append(np.repeat(param_vector(model, values)[:, None], n_phases, axis=1))
+        U0.append(U)
+        taus.append(tt)
+    P, U0, taus = np.hstack(P), np.hstack(U0), np.concatenate(taus)
+    n_steps = int(round(window[1] / dt))
+    keep = math.gcd(int(round(window[0] / dt)), n_steps) or 1  # rows on both window ends
+    t, Y, events, _ = run_batch(DeltaField(model, P), U0, dt, n_steps, integrator, projection, keep=keep)
+    ix = model.state_names.index("x")
+    d = np.array([drift_of(t + taus[b], Y[ix, b], window) for b in range(P.shape[1])])
+    stick = np.array([next((e["t"] + taus[b] for e in events[b] if e["kind"] == "stick"), np.nan)
+                      for b in range(P.shape[1])])
+    return d.reshape(len(param_sets), n_phases), stick.reshape(len(param_sets), n_phases)
+
+
+def _stats(d):
+    a = np.abs(d)
+    ok = np.isfinite(a)
+    if not ok.any():
+        return {"drift": float(d[0]), "mean_abs": float("nan"), "min_abs": float("nan"),
+                "max_abs": float("nan"), "diverged": int((~ok).sum())}
+    return {"drift": float(d[0]), "mean_abs": float(a[ok].mean()), "min_abs": float(a[ok].min()),
+            "max_abs": float(a[ok].max()), "diverged": int((~ok).sum())}
+
+
+# -- Fig 4 ---------------------------------------------------------------------------------
+DELTA_SCHEMES = ("heun", "bdf2", "bdf5")
+
+
+def drift_vs_dt(case, dts, alpha=15.0, window=WINDOW_1CM, integrators=DELTA_SCHEMES, params=None,
+                n_phases=N_PHASES, progress=None) -> list:
+    """Rows ``{scheme, law, dt, drift, mean_abs, min_abs, max_abs, rate}`` for a 1 cm block:
+    the delta schemes (``drift``: plain run from t = 0; ``*_abs`` over ``n_phases`` grid
+    phases), the projected delta-Heun and Cundall-Strack on Heun (plain runs)."""
+    values = case.bind("coulomb", dict(params or {}, alpha=alpha))
+    rows = []
+    span = window[1] - window[0]
+    for integ in integrators:
+        for dt in dts:
+            if progress:
+                progress(f"slope-block drift: delta-{integ}, dt = {dt:g}, {n_phases} phases")
+            d, _ = delta_drifts(case, integ, [values], dt, window, n_phases)
+            st = _stats(d[0])
+            rows.append({"scheme": f"delta-{integ}", "law": "coulomb", "dt": float(dt), **st,
+                         "rate": st["drift"] / span})
+    for scheme, law in (("delta-heun-proj", "coulomb"), ("heun", "cundall-strack")):
+        for dt in dts:
+            if progress:
+                progress(f"slope-block drift: {scheme} ({law}), dt = {dt:g}")
+            res = simulate(case, law, scheme, dt, t_end=window[1], params=dict(params or {}, alpha=alpha))
+            dd = drift_of(res.t, res["x"], window)
+            rows.append({"scheme": scheme, "law": law, "dt": float(dt), **_stats(np.array([dd])),
+                         "rate": dd / span})
+    return rows
+
+
+# -- Fig 5 ---------------------------------------------------------------------------------
+def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.0,
+                  window=WINDOW_SIZES, params=None, n_phases=N_PHASES, progress=None,
+                  with_exact=True) -> list:
+    """Rows ``{integrator, l, drift, mean_abs, min_abs, max_abs, rate, stick_time}``: the
+    delta scheme for all sizes and grid phases in one batch per integrator, and the
+    exact reference (IDA) per size."""
+    sets = [case.bind("coulomb", dict(params or {}, alpha=alpha, l=float(l))) for l in sizes]
+    span = window[1] - window[0]
+    rows = []
+    for integ in integrators:
+        if progress:
+            progress(f"slope-block size sweep: delta-{integ}, {len(sizes)} sizes x {n_phases} phases")
+        d, stick = delta_drifts(case, integ, sets, dt, window, n_phases)
+        for b, l in enumerate(sizes):
+            st = _stats(d[b])
+            rows.append({"integrator": integ, "scheme": f"delta-{integ}", "l": float(l), **st,
+                         "rate": st["drift"] / span, "stick_time": float(stick[b, 0])})
+    if with_exact:
+        for l in sizes:
+            if progress:
+                progress(f"slope-block size sweep: exact reference, l = {l:g} m")
+            ex = exact_drift(case, {"alpha": alpha, "l": float(l), **(params or {})}, window, ("ida",))["ida"]
+            rows.append({"integrator": "exact", "scheme": "exact (ida)", "l": float(l),
+                         **_stats(np.array([ex["drift"]])), "rate": ex["drift"] / span,
+                         "stick_time": next((tt for k, tt in ex["events"] if k == "stick"), float("nan"))})
+    return rows
+
+
+# -- Cundall-Strack amplitude --------------------------------------------------------------
+def cs_amplitude(case, alpha=15.0, params=None, window=(0.02, 0.05), dt=DT_PAPER) -> dict:
+    """Oscillation amplitude of the Cundall-Strack block about its equilibrium.
+
+    Half the peak-to-peak of ``x`` over ``window`` (``amplitude_*``), and of ``x`` minus its
+    least-squares line (``detrended_*``: removes the slow drift of stick-slip when the
+    normal force touches zero), for the exact CS reference (IDA) and the CS Heun scheme,
+    next to ``m g sin(alpha)/k_t``.
+    """
+    params = dict(params or {}, alpha=alpha)
+    sol = exact(case, "cundall-strack", params, window[1], samples=20001)
+    res = simulate(case, "cundall-strack", "heun", dt, t_end=window[1], params=params)
+    nums = case.numbers(case.bind("cundall-strack", params))
+
+    def amp(t, x):
+        sel = (t >= window[0]) & (t <= window[1])
+        tt, xx = t[sel], x[sel]
+        line = np.polyval(np.polyfit(tt, xx, 1), tt)
+        return float(np.ptp(xx) / 2), float(np.ptp(xx - line) / 2), float(np.mean(xx))
+
+    a_ref, dt_ref, m_ref = amp(sol.t, sol["x"])
+    a_num, dt_num, m_num = amp(res.t, res["x"])
+    return {"params": params, "window": list(window), "mg_sin_over_kt": nums["cs_amplitude"],
+            "amplitude_exact": a_ref, "amplitude_heun": a_num, "detrended_exact": dt_ref,
+            "detrended_heun": dt_num, "mean_exact": m_ref, "mean_heun": m_num,
+            "ratio_exact": a_ref / nums["cs_amplitude"],
+            "ratio_detrended_exact": dt_ref / nums["cs_amplitude"], "events_exact": len(sol.events)}
