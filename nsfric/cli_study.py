@@ -33,6 +33,11 @@ def cmd_simulate(args):
     law = case.check_law(args.law)
     scheme = get_scheme(args.scheme)
     params = parse_params(args.param)
+    if args.dt is None:  # the case's own time step (e.g. Krengel & Matuttis Table 1), --param dt=...
+        values = case.bind(law, params)
+        if "dt" not in values:
+            raise UsageError(f"--dt is required: case {case.name!r} has no dt parameter")
+        args.dt = values["dt"]
     _progress(f"{case.name}/{law}: {scheme.name}, dt = {args.dt:g}")
     res = simulate(case, law, scheme, args.dt, args.t_end, params, stages=args.stages)
     meta = {
@@ -91,7 +96,8 @@ def register(sub):
     s.add_argument("--law")
     s.add_argument("--scheme", required=True, choices=list(SCHEMES), metavar="SCHEME",
                    help="one of: " + ", ".join(SCHEMES))
-    s.add_argument("--dt", required=True, type=_positive("--dt"))
+    s.add_argument("--dt", type=_positive("--dt"),
+                   help="time step (default: the case's dt parameter, if it has one)")
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--stages", action="store_true", help="add the auxiliary stage states as rows")
