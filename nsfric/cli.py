@@ -14,6 +14,8 @@ import sys
 
 import numpy as np
 
+from .solvers.switching import ZenoError
+
 
 class UsageError(ValueError):
     """Bad command-line input (exit code 2)."""
@@ -107,7 +109,12 @@ def cmd_reference(args):
     prob = case.problem(law, params, args.t_end)
     if not args.out.endswith(".csv"):
         raise UsageError(f"--out must name a .csv file, got {args.out!r}")
-    solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol)
+    options = {}
+    if args.method:
+        if args.solver != "filippov":
+            raise UsageError(f"--method applies to --solver filippov only, not {args.solver!r}")
+        options["method"] = args.method
+    solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol, **options)
     t_eval = np.linspace(prob.t_span[0], prob.t_span[1], args.samples)
     _progress(f"{case.name}/{law}: {args.solver}")
     sol = solver.solve(prob, t_eval=t_eval)
@@ -186,6 +193,8 @@ def build_parser():
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--samples", type=_count("--samples"), default=1001)
+    s.add_argument("--method", choices=["DOP853", "RK45", "Radau", "BDF", "LSODA"],
+                   help="solve_ivp stepper of the filippov solver (default DOP853)")
     s.add_argument("--rtol", type=_positive("--rtol"))
     s.add_argument("--atol", type=_positive("--atol"))
     s.add_argument("--no-cross-check", action="store_true",
@@ -222,6 +231,9 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
+    except ZenoError as e:  # a model with no continuation: reported, never a hang
+        print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # pragma: no cover
         print("nsfric: interrupted", file=sys.stderr)
         return 130
