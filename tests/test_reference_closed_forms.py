@@ -95,6 +95,11 @@ def test_normal_impact_restitution_eqs_3_4():
         assert abs(got["t_n"] - want["t_n"]) < 1e-10 * want["t_n"]
     # the paper's numbers: e_n = 0.87, t_n = 1e-5 s
     assert abs(want["e_n"] - 0.87) < 1e-3 and abs(want["t_n"] - 1e-5) < 1e-8
+    # after the contact: no force, no spring energy; kinetic energy e_n^2 of the initial
+    sol = solve("normal-impact", "linear-dashpot", "filippov")
+    after = sol.t > got["t_n"]
+    assert np.all(sol["F_n"][after] == 0) and np.all(sol["E_el"][after] == 0)
+    assert abs(sol["E_kin"][-1] / sol["E_kin"][0] - want["e_n"] ** 2) < 1e-9
     # ending at zero force is earlier and less dissipative than at zero overlap
     f = c.restitution(solve("normal-impact", "linear-dashpot-force-end", "filippov"))
     assert f["t_n"] < want["t_n"] and f["e_n"] > want["e_n"]

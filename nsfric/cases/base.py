@@ -36,11 +36,16 @@ class Case:
     default_law = ""
     t_end = 10.0
     unit = "n.u."
+    #: units of named quantities (states, derived) where they differ from ``unit``
+    units: dict = {}
     #: parameters that set the initial state, {name: state symbol name}
     initial = {}
 
     def __init__(self):
         self._models = {}
+
+    def unit_of(self, quantity: str) -> str:
+        return self.units.get(quantity, self.unit)
 
     def check_law(self, law: str | None) -> str:
         law = law or self.default_law
@@ -104,8 +109,8 @@ class Case:
         for ax, q in zip(axes[:, 0], panels):
             for law, sol in sols.items():
                 ax.plot(sol.t, sol[q], label=law)
-            ax.set_ylabel(f"{q} [{self.unit}]")
-        axes[-1, 0].set_xlabel(f"t [{self.unit}]")
+            ax.set_ylabel(f"{q} [{self.unit_of(q)}]")
+        axes[-1, 0].set_xlabel(f"t [{self.unit_of('t')}]")
         axes[0, 0].legend()
         axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
         written.append(save(fig, os.path.join(out_dir, "reference.png")))

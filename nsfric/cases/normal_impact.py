@@ -13,6 +13,7 @@ particles separate freely.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import sympy as sp
 
@@ -30,6 +31,8 @@ class NormalImpact(Case):
     default_law = "linear-dashpot"
     t_end = 2e-5
     initial = {"xi": "xi0", "v": "v_i"}
+    unit = "s"
+    units = {"xi": "m", "v": "m/s", "F": "N", "F_n": "N", "E_kin": "J", "E_el": "J"}
 
     def build(self, law: str):
         xi0, v_i = sp.symbols("xi0 v_i", real=True)
@@ -40,17 +43,18 @@ class NormalImpact(Case):
             L.P(xi0, 0.0, doc="initial overlap", unit="m"),
             L.P(v_i, 1.0, 0, lo_open=True, doc="impact velocity", unit="m/s"),
         )
-        outputs = {
-            "F_n": -base.branches["contact"].F,  # repulsive force k_n xi + gamma_n v
-            "E_kin": m_eff * L.v ** 2 / 2,
-            "E_el": L.k_n * L.xi ** 2 / 2,
-        }
         switching = None
         if law == "linear-dashpot-force-end":
             switching = {"h": -base.branches["contact"].F}
         model = L.couple(base, f"{self.name}/{law}", {L.xi: L.v, L.v: F_c / m_eff}, extra,
-                         outputs, switching=switching, reference=self.reference)
-        return model
+                         {"E_kin": m_eff * L.v ** 2 / 2}, switching=switching,
+                         reference=self.reference)
+        # per mode: the repulsive normal force F_n = -F and the spring energy exist only
+        # in contact (zero in free flight)
+        regions = tuple(replace(r, outputs={**r.outputs, "F_n": -r.outputs["F"],
+                                            "E_el": L.k_n * L.xi ** 2 / 2 if r.name == "contact" else sp.Integer(0)})
+                        for r in model.regions)
+        return replace(model, regions=regions)
 
     @staticmethod
     def restitution_closed_form(values: dict) -> dict:
