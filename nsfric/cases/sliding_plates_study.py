@@ -223,19 +223,21 @@ def sanity_data(case, samples=4001):
         y = sol(np.atleast_1d(t))
         modes = [sol.mode_at(tt) for tt in np.atleast_1d(t)]
         xid = np.empty(y.shape[1])
-        F = np.empty(y.shape[1])
+        out = {q: np.empty(y.shape[1]) for q in ("F", "F_S", "E_kin", "E_el")}
         for mode in set(modes):
             sel = np.array([mm == mode for mm in modes])
             xid[sel] = d.rhs(mode)(y[:, sel], p)[0]
             names, f = d.outputs(mode)
-            F[sel] = f(y[:, sel], p)[names.index("F")]
-        return y[0], y[1], xid, F, modes
+            vals = f(y[:, sel], p)
+            for q in out:  # the law's own derived quantities, not restated
+                out[q][sel] = vals[names.index(q)]
+        return y[0], y[1], xid, out, modes
 
     t = sol.t
-    xi, v, xid, F, modes = local(t)
+    xi, v, xid, out, modes = local(t)
+    F, F_S = out["F"], out["F_S"]
     s = v - xid                                              # eq 4
     r11 = k * xi * xid + gamma * xid ** 2 - F * s + F * v   # eq 11: zero
-    F_S = -k * xi - gamma * v
     sliding = np.abs(F_S) > F_max
     loading = sliding & (xi * xid > 0)
     r17 = np.where(sliding, np.abs(F_S) - (gamma * np.abs(s) + F_max), 0.0)
@@ -246,10 +248,10 @@ def sanity_data(case, samples=4001):
     xg, wg = np.polynomial.legendre.leggauss(8)
     mid, half = (t[:-1] + t[1:]) / 2, (t[1:] - t[:-1]) / 2
     tg = (mid[:, None] + half[:, None] * xg[None, :]).ravel()
-    _, vg, xdg, Fg, _ = local(tg)
-    g = gamma * xdg ** 2 - Fg * (vg - xdg)
+    _, vg, xdg, outg, _ = local(tg)
+    g = gamma * xdg ** 2 - outg["F"] * (vg - xdg)
     W = np.concatenate([[0.0], np.cumsum((g.reshape(-1, len(xg)) @ wg) * half)])
-    E = m * v ** 2 / 2 + k * xi ** 2 / 2
+    E = out["E_kin"] + out["E_el"]
     budget = E - E[0] + W
     margin15 = np.where(loading, np.abs(v) - np.abs(xid), np.inf)
     cols = {"t": t, "xi": xi, "v": v, "xi_dot": xid, "F": F, "s": s, "residual_eq11": r11,
