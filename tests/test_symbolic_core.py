@@ -90,3 +90,27 @@ def test_filippov_methods_selectable(method):
     assert sol.tolerances["method"] == method
     assert [e.kind for e in sol.events] == ["reversal", "reversal", "stick"]
     assert abs(sol.events[-1].t - 1.5 * np.pi) < 1e-6
+
+
+@pytest.mark.parametrize("case,law", [("sliding-plates", "c-sds"), ("sliding-plates", "d-sds"),
+                                      ("dry-oscillator", "coulomb"), ("sliding-plates-2d", "c-sds-2d")])
+def test_dae_jacobian_matches_finite_differences(case, law):
+    """The derived iteration matrix dF/dY + c dF/dY' (used by IDA) is the residual's."""
+    model = nsfric.get_case(case).model(law)
+    d = derive(model)
+    p = np.array([q.default for q in model.params])
+    rng = np.random.default_rng(0)
+    n = d.n
+    for mode in model.mode_names:
+        r, J = d.residual(mode), d.residual_jacobian(mode)
+        Y, YP, c = rng.normal(size=n + 1), rng.normal(size=n + 1), 7.0
+
+        def F(Yv, YPv):
+            return r(Yv[:n], YPv[:n], Yv[n:], p)
+
+        fd = np.empty((n + 1, n + 1))
+        for j in range(n + 1):
+            e = np.zeros(n + 1)
+            e[j] = 1e-6
+            fd[:, j] = (F(Y + e, YP + c * e) - F(Y - e, YP - c * e)) / 2e-6
+        assert np.allclose(J(c, Y[:n], YP[:n], Y[n:], p), fd, rtol=1e-6, atol=1e-6), mode

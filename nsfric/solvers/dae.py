@@ -60,6 +60,7 @@ def _problem_class():
             self.modes = list(d.model.mode_names)
             self.n = d.n
             self.res_f = {m: d.residual(m) for m in self.modes}
+            self.jac_f = {m: d.residual_jacobian(m) for m in self.modes}
             self.guard_f = {m: d.guards(m) for m in self.modes}
             self.n_guards = max(len(g[0]) for g in self.guard_f.values()) or 1
             self.events = []
@@ -72,6 +73,10 @@ def _problem_class():
         def residual(self, t, y, yd, sw):
             n = self.n
             return self.res_f[self.mode_of(sw)](y[:n], yd[:n], y[n:], self.p)
+
+        def jacobian(self, c, t, y, yd, sw):
+            n = self.n
+            return self.jac_f[self.mode_of(sw)](c, y[:n], yd[:n], y[n:], self.p)
 
         def state_events(self, t, y, yd, sw):
             gs, gf = self.guard_f[self.mode_of(sw)]
@@ -134,6 +139,8 @@ class _AssimuloSolver(ReferenceSolver):
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)
         prob.setup(d, p, logic, mode, t0)
         prob.res = prob.residual
+        if self.options.get("jacobian", True):
+            prob.jac = prob.jacobian
         y0, yd0 = prob.consistent(mode, ys)
         prob.y0, prob.yd0 = y0, yd0
         prob.algvar = [1.0] * d.n + [0.0]
@@ -156,7 +163,8 @@ class _AssimuloSolver(ReferenceSolver):
             return int(st[name]) if name in keys else 0
 
         stats = {"nfev": get("nfcns"), "njev": get("njacs"), "nsteps": get("nsteps"),
-                 "nevents": len(prob.events), "nstatefcns": get("nstatefcns")}
+                 "nevents": len(prob.events), "nstatefcns": get("nstatefcns"),
+                 "nfev_fd_jac": get("nfcnjacs")}  # residual calls for finite-difference Jacobians
         sol = Solution(model, dict(problem.params), self.name, segments, events, stats,
                        {"rtol": self.rtol, "atol": self.atol, "method": self.name}, (t0, t_end))
         sol.info["solver_messages"] = messages
@@ -199,6 +207,7 @@ class IDASolver(_AssimuloSolver):
 
         s = IDA(prob)
         s.suppress_alg = True
+        s.usejac = hasattr(prob, "jac") and prob.jac is not None
         s.maxord = int(self.options.get("maxord", 5))
         return s
 
@@ -214,4 +223,6 @@ class Radau5DAESolver(_AssimuloSolver):
     def _make(self, prob):
         from assimulo.solvers import Radau5DAE
 
-        return Radau5DAE(prob)
+        s = Radau5DAE(prob)
+        s.usejac = hasattr(prob, "jac") and prob.jac is not None
+        return s

@@ -236,6 +236,21 @@ class DerivedModel:
             return generate(res, (self.y, self.yp, [LAM], self.p), self.backend)
         return self._numeric_fn(("residual", mode), build)
 
+    def residual_jacobian(self, mode: str):
+        """``J(c, y, yp, lam, p) = dF/dY + c dF/dY'`` of the DAE residual, ``Y = (y, lam)``,
+        derived symbolically (the iteration matrix IDA and Radau5 need)."""
+        def build():
+            res = list(self.modes[mode].residual)
+            if len(res) == self.n:
+                res = res + [LAM]
+            Y, YP = self.y + [LAM], self.yp + [sp.Symbol("yp_lam")]
+            c = sp.Symbol("c_j")
+            J = sp.Matrix(res).jacobian(Y) + c * sp.Matrix(res).jacobian(YP)
+            f = generate(list(J), ([c], self.y, self.yp, [LAM], self.p), self.backend)
+            n = self.n + 1
+            return lambda cj, y, yp, lam, p: f([cj], y, yp, lam, p).reshape(n, n)
+        return self._numeric_fn(("residual_jacobian", mode), build)
+
     def switching_values(self, y, p):
         return self.h[1](y, p)
 
