@@ -21,6 +21,7 @@ def reference_meta(case, law, sol, cross=None) -> dict:
         "segments": [{"mode": s.mode, "t0": s.t0, "t1": s.t1} for s in sol.segments],
         "stats": sol.stats,
         "termination": sol.termination,
+        "solver_messages": sol.info.get("solver_messages", []),
         "versions": versions(),
     }
     if cross is not None:

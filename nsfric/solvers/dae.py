@@ -17,6 +17,7 @@ itself, so sampled values are never interpolated.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import sys
 import tempfile
@@ -32,20 +33,25 @@ from .switching import ModeLogic
 
 @contextlib.contextmanager
 def _captured_c_stderr():
-    """Collect what the compiled solver prints on file descriptor 2 (SUNDIALS warnings)."""
+    """Collect what the solver prints (SUNDIALS warnings on file descriptor 2, Assimulo's
+    ``[IDA Warning]`` lines on ``sys.stdout``) into ``Solution.info["solver_messages"]``
+    instead of mixing it into the user's output."""
     messages = []
     sys.stderr.flush()
     saved = os.dup(2)
+    py_out = io.StringIO()
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         os.dup2(tmp.fileno(), 2)
         try:
-            yield messages
+            with contextlib.redirect_stdout(py_out):
+                yield messages
         finally:
             sys.stderr.flush()
             os.dup2(saved, 2)
             os.close(saved)
             tmp.seek(0)
-            messages += [ln for ln in tmp.read().decode(errors="replace").splitlines() if ln.strip()]
+            text = tmp.read().decode(errors="replace") + py_out.getvalue()
+            messages += [ln for ln in text.splitlines() if ln.strip()]
 
 
 def _problem_class():
