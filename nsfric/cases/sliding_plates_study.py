@@ -174,7 +174,9 @@ def energy_data(case, v0s=V0S, dt=0.1):
         resets = [e for e in sol.events if e.kind == "slip" and e.from_mode is None]
         y0 = np.array([p["xi0"], v0])
         y1 = np.array(resets[0].y) if resets else y0
-        E = lambda y: p["m"] * y[1] ** 2 / 2 + p["k"] * y[0] ** 2 / 2  # noqa: E731
+        names, out = derive(sol.model).outputs(sol.segments[0].mode)  # E_kin, E_el: the model's own
+        pv = param_vector(sol.model, p)
+        E = lambda y: sum(out(y, pv)[names.index(q)] for q in ("E_kin", "E_el"))  # noqa: E731
         D = simulate(case, "d-sds", "euler", dt, T, params)
         C = simulate(case, "c-sds", "euler", dt, T, params)
         rows.append({"v0": v0, "E_created_reset": E(y1) - E(y0),
