@@ -3,9 +3,8 @@ __version__ = "0.1.0"
 
 from .symbolic import TANGENTIAL_LAWS, NORMAL_LAWS, HybridModel, derive
 from .solvers import REFERENCE_SOLVERS, Solution, get_solver, ZenoError
-from .cases import CASES, get_case
-from .solvers.schemes import SCHEMES, simulate
-from .solvers.convergence import converge
+from .cases import CASES, get_case, simulate, converge
+from .schemes import SCHEMES
 
 __all__ = ["TANGENTIAL_LAWS", "NORMAL_LAWS", "HybridModel", "derive", "REFERENCE_SOLVERS",
            "Solution", "get_solver", "ZenoError", "CASES", "get_case", "SCHEMES", "simulate", "converge", "__version__"]

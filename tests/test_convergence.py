@@ -9,8 +9,9 @@ import pytest
 
 import nsfric
 from nsfric.cli import main
-from nsfric.solvers.convergence import ConvergenceResult, converge, default_ladder, fit_order
-from nsfric.solvers.schemes import CORE_SCHEMES, EVENT_SCHEMES, SCHEMES
+from nsfric import converge
+from nsfric.study.convergence import ConvergenceResult, default_ladder, fit_order
+from nsfric.schemes import CORE_SCHEMES, EVENT_SCHEMES, SCHEMES
 
 from smooth_cases import OSCILLATOR
 

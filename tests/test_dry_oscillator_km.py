@@ -6,9 +6,10 @@ from hypothesis import given, settings, strategies as st
 
 import nsfric
 from nsfric.cases import dry_oscillator_figures as F
-from nsfric.solvers.convergence import fit_order
-from nsfric.solvers.schemes import SCHEMES, simulate
-from nsfric.solvers.schemes.delta import (DeltaField, delta_indicators, delta_lambda_scalar,
+from nsfric.study.convergence import fit_order
+from nsfric import simulate
+from nsfric.schemes import SCHEMES
+from nsfric.schemes.delta import (DeltaField, delta_indicators, delta_lambda_scalar,
                                           extrapolation, run_batch, BDF)
 from nsfric.symbolic.derive import param_vector
 
@@ -24,7 +25,7 @@ def run(scheme, dt):
 
 
 def exact():
-    from nsfric.solvers.convergence import reference_for
+    from nsfric.study.convergence import reference_for
 
     return reference_for(CASE, "coulomb", solver="analytic")
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import nsfric
-from nsfric.solvers.schemes import (CORE_SCHEMES, EVENT_SCHEMES, SCHEMES, DiscreteField,
+from nsfric.schemes import (CORE_SCHEMES, EVENT_SCHEMES, SCHEMES, DiscreteField,
                                     partition, simulate)
-from nsfric.solvers.schemes.rk import ExplicitRK
+from nsfric.schemes.rk import ExplicitRK
 
 from smooth_cases import OSCILLATOR
 
@@ -62,7 +62,7 @@ class _PlainField:
         self.M, self.q = M, q
 
     def f(self, u):
-        from nsfric.solvers.schemes.field import Eval
+        from nsfric.schemes.field import Eval
         return Eval(self.M @ u + self.q, "free", None)
 
     def apply(self, base, hc, ev, comps=None):

@@ -10,7 +10,7 @@ import nsfric
 from nsfric.cases import slope_block_study as S
 from nsfric.cli import main
 from nsfric.solvers.crosscheck import disagreement
-from nsfric.solvers.schemes import simulate
+from nsfric import simulate
 
 CASE = nsfric.get_case("slope-block")
 _SOLS = {}

@@ -74,7 +74,8 @@ class Case:
         law = self.check_law(law)
         values = self.bind(law, params)
         t_end = self.t_end if t_end is None else float(t_end)
-        return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self)
+        return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self.name, law,
+                       getattr(self, "closed_form", True))
 
     def reference_solution(self, law=None, solver="filippov", params=None, t_end=None,
                            t_eval=None, samples=None, **options):
@@ -115,3 +116,25 @@ class Case:
         axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
         written.append(save(fig, os.path.join(out_dir, "reference.png")))
         return {"written": written}
+
+
+# -- the package-level study API: case names resolved here, objects passed down ------------
+def _case(case):
+    return get_case(case) if isinstance(case, str) else case
+
+
+def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
+    """Run a discrete scheme on a case (by name or object) or a Problem.
+
+    See :func:`nsfric.schemes.simulate`; this wrapper only resolves a case name.
+    """
+    from ..schemes import simulate as _simulate
+
+    return _simulate(_case(case), law, scheme, dt, t_end, params, stages)
+
+
+def converge(case, law=None, schemes=("euler",), **options):
+    """Convergence study on a case (by name or object); see :func:`nsfric.study.converge`."""
+    from ..study.convergence import converge as _converge
+
+    return _converge(_case(case), law, schemes, **options)

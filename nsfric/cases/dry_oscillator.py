@@ -9,9 +9,8 @@ the sticking segment.
 """
 from __future__ import annotations
 
-import sympy as sp
 
-from ..symbolic import laws as L
+from ..symbolic import systems
 from .base import Case, register_case
 
 
@@ -25,22 +24,7 @@ class DryOscillator(Case):
     initial = {"x": "x0", "v": "v0"}
 
     def build(self, law: str):
-        x0, v0 = sp.symbols("x0 v0", real=True)
-        F_c = sp.Symbol("F_c")
-        extra = (
-            L.P(L.m, 0.25, 0, lo_open=True, doc="mass"),
-            L.P(L.k, 1.0, 0, lo_open=True, doc="spring stiffness"),
-            L.P(x0, 2.1, doc="initial position"),
-            L.P(v0, 0.0, doc="initial velocity"),
-        )
-        outputs = {
-            "E_kin": L.m * L.v ** 2 / 2,
-            "E_el": L.k * L.x ** 2 / 2,
-        }
-        model = L.couple(L.coulomb_static(), f"{self.name}/{law}",
-                         {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m}, extra, outputs,
-                         reference=self.reference)
-        return model
+        return systems.dry_oscillator(law)
 
     def run(self, out_dir: str, progress=None) -> dict:
         """The default reference outputs, then Fig 1 and the delta-approximation study

@@ -104,8 +104,8 @@ def trajectory_columns(data) -> dict:
 def delta_study(case, schemes=DELTA_SCHEMES, dts=DTS, window=STUCK_WINDOW, progress=None):
     """Rows ``{scheme, dt, error, error_x, error_v, drift, v_stuck, t_stick, dt_stick}`` and
     the observed orders ``{scheme: OrderFit}`` of the error (closed-form reference)."""
-    from ..solvers.convergence import discrete_errors, fit_order, reference_for
-    from ..solvers.schemes import simulate
+    from ..study.convergence import discrete_errors, fit_order, reference_for
+    from .base import simulate
 
     ref = reference_for(case, "coulomb", solver="analytic")
     t_stick = [e.t for e in ref.events if e.kind == "stick"][0]
@@ -135,7 +135,7 @@ def delta_study(case, schemes=DELTA_SCHEMES, dts=DTS, window=STUCK_WINDOW, progr
 
 
 def plot_delta(rows, orders, ref, case, window=STUCK_WINDOW, show_dt=0.02):
-    from ..solvers.schemes import simulate
+    from .base import simulate
 
     fig, axes = figure(1, 3, figsize=(15.5, 4.6))
     ax = axes[0, 0]
@@ -207,7 +207,7 @@ def run_figures(case, out_dir, progress=None, dts=DTS) -> list:
             ocols[f"{col}_{key}"] = np.asarray([getattr(orders[s][col], key) for s in orders], dtype=float)
     path = os.path.join(out_dir, "delta-orders.csv")
     write_csv_with_sidecar(path, ocols, dict(meta, note="least-squares slopes over the automatic "
-                                                        "asymptotic range (nsfric.solvers.convergence)"))
+                                                        "asymptotic range (nsfric.study.convergence)"))
     written.append(path)
     written.append(save(plot_delta(rows, orders, ref, case), os.path.join(out_dir, "delta-convergence.png")))
     return written

@@ -13,14 +13,12 @@ particles separate freely.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
-import sympy as sp
 
-from ..symbolic import laws as L
+from ..symbolic import systems
 from .base import Case, register_case
 
-m_eff = sp.Symbol("m_eff", positive=True)
+from ..symbolic.systems import m_eff  # noqa: F401  (re-exported)
 
 
 @register_case
@@ -35,26 +33,7 @@ class NormalImpact(Case):
     units = {"xi": "m", "v": "m/s", "F": "N", "F_n": "N", "E_kin": "J", "E_el": "J"}
 
     def build(self, law: str):
-        xi0, v_i = sp.symbols("xi0 v_i", real=True)
-        F_c = sp.Symbol("F_c")
-        base = L.linear_spring_dashpot()
-        extra = (
-            L.P(m_eff, 7.4e-5, 0, lo_open=True, doc="reduced mass m/2", unit="kg"),
-            L.P(xi0, 0.0, doc="initial overlap", unit="m"),
-            L.P(v_i, 1.0, 0, lo_open=True, doc="impact velocity", unit="m/s"),
-        )
-        switching = None
-        if law == "linear-dashpot-force-end":
-            switching = {"h": -base.branches["contact"].F}
-        model = L.couple(base, f"{self.name}/{law}", {L.xi: L.v, L.v: F_c / m_eff}, extra,
-                         {"E_kin": m_eff * L.v ** 2 / 2}, switching=switching,
-                         reference=self.reference)
-        # per mode: the repulsive normal force F_n = -F and the spring energy exist only
-        # in contact (zero in free flight)
-        regions = tuple(replace(r, outputs={**r.outputs, "F_n": -r.outputs["F"],
-                                            "E_el": L.k_n * L.xi ** 2 / 2 if r.name == "contact" else sp.Integer(0)})
-                        for r in model.regions)
-        return replace(model, regions=regions)
+        return systems.normal_impact(law)
 
     @staticmethod
     def restitution_closed_form(values: dict) -> dict:

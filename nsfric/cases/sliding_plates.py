@@ -16,9 +16,8 @@ then sticking, a critically damped oscillation that never reaches ``|F_S| = F_ma
 """
 from __future__ import annotations
 
-import sympy as sp
 
-from ..symbolic import laws as L
+from ..symbolic import systems
 from .base import Case, register_case
 
 
@@ -32,20 +31,7 @@ class SlidingPlates(Case):
     initial = {"xi": "xi0", "v": "v0"}
 
     def build(self, law: str):
-        xi0, v0 = sp.symbols("xi0 v0", real=True)
-        F_c = sp.Symbol("F_c")
-        extra = (
-            L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
-            L.P(xi0, 0.0, doc="initial spring displacement", unit="n.u."),
-            L.P(v0, 4.0, doc="initial relative velocity", unit="n.u."),
-        )
-        outputs = {
-            "F_S": L.test_force(L.xi, L.v),
-            "E_kin": L.m * L.v ** 2 / 2,
-            "E_el": L.k * L.xi ** 2 / 2,
-        }
-        return L.couple(L.TANGENTIAL_LAWS[law](), f"{self.name}/{law}", {L.v: F_c / L.m},
-                        extra, outputs, reference=f"{self.reference}; {L.TANGENTIAL_LAWS[law]().reference}")
+        return systems.sliding_plates(law)
 
     def run(self, out_dir, progress=None):  # Figs 1-4, order table, studies: sliding_plates_figures
         from .sliding_plates_figures import run

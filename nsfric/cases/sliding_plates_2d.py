@@ -11,12 +11,11 @@ along the trajectory.
 """
 from __future__ import annotations
 
-import sympy as sp
 
-from ..symbolic import laws as L
+from ..symbolic import systems
 from .base import Case, register_case
 
-f_ext = sp.Symbol("f_ext", real=True)
+from ..symbolic.systems import f_ext  # noqa: F401  (re-exported)
 
 
 @register_case
@@ -29,17 +28,4 @@ class SlidingPlates2D(Case):
     initial = {"v_1": "v0"}
 
     def build(self, law: str):
-        v0 = sp.Symbol("v0", real=True)
-        F1, F2 = sp.symbols("F_c1 F_c2")
-        extra = (
-            L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
-            L.P(v0, 4.0, doc="initial relative velocity along x", unit="n.u."),
-            L.P(f_ext, 0.5, doc="external tangential force along y", unit="n.u."),
-        )
-        outputs = {
-            "E_kin": L.m * (L.v_1 ** 2 + L.v_2 ** 2) / 2,
-            "E_el": L.k * (L.xi_1 ** 2 + L.xi_2 ** 2) / 2,
-        }
-        return L.couple(L.c_sds_2d(), f"{self.name}/{law}",
-                        {L.v_1: F1 / L.m, L.v_2: (F2 + f_ext) / L.m}, extra, outputs,
-                        reference=self.reference)
+        return systems.sliding_plates_2d(law)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..io import csv_text, write_text
 from ..plotting import figure, save
-from ..solvers.schemes import simulate
+from .base import simulate
 
 LAWS = ("d-sds", "c-sds")
 FIG3_SCHEMES = ("euler", "heun", "rk4")

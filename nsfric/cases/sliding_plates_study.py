@@ -30,8 +30,9 @@ import numpy as np
 
 from ..io import _default, csv_text, write_text
 from ..plotting import figure, save
-from ..solvers.convergence import converge, default_ladder, fit_order
-from ..solvers.schemes import CORE_SCHEMES, EVENT_SCHEMES, simulate
+from ..study.convergence import default_ladder, fit_order
+from ..schemes import CORE_SCHEMES, EVENT_SCHEMES
+from .base import converge, simulate
 from ..symbolic.derive import derive, param_vector
 
 V0S = (4.0, 8.0, 16.0, 32.0, 64.0, 128.0)
@@ -67,7 +68,7 @@ def order_table(res) -> list:
 
 
 def _cols(rows):
-    from ..solvers.convergence import table_columns
+    from ..study.convergence import table_columns
 
     return table_columns(rows, list(rows[0]))
 
@@ -314,7 +315,7 @@ def run_studies(case, out_dir, summary, progress=None, jobs=None, quick=False) -
     p = os.path.join(out_dir, "orders.csv")
     write_text(p, csv_text(_cols(table)))
     written += paths
-    from ..solvers.convergence_plot import plot_convergence
+    from ..study.plot import plot_convergence
 
     for law, sel, name in (("c-sds", CORE_SCHEMES, "convergence-c-sds.png"),
                            ("c-sds", EVENT_SCHEMES, "convergence-c-sds-event.png"),
@@ -359,7 +360,7 @@ def _csv(path, cols):
 
 
 def _subset(res, law, schemes):
-    from ..solvers.convergence import ConvergenceResult
+    from ..study.convergence import ConvergenceResult
 
     keys = [(law, s) for s in schemes if (law, s) in res.fits]
     rows = [r for r in res.rows if (r["law"], r["scheme"]) in keys]

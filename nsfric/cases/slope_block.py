@@ -35,54 +35,11 @@ Figures (``nsfric run slope-block``): :mod:`nsfric.cases.slope_block_figures`.
 """
 from __future__ import annotations
 
-import dataclasses
-
-import sympy as sp
-
-from ..symbolic import laws as L
-from ..symbolic.cundall_strack import cundall_strack
+from ..symbolic import systems
+from ..symbolic.systems import (  # noqa: F401  (re-exported: the figures and tests use them)
+    ALPHA, D, F_NORMAL, G, GAMMA_T, K_T, MASS, Y, alpha, damping, dt, gt_ratio, kt_ratio, l, rho,
+    vx, vx0, vy, x, y, y0)
 from .base import Case, register_case
-
-G = sp.Rational(981, 100)  #: gravity [m/s^2]
-y, vx, vy = sp.symbols("y vx vy", real=True)
-x = L.x
-alpha, l, rho, Y, kt_ratio, dt = sp.symbols("alpha l rho Y kt_ratio dt", positive=True)
-D, damping, gt_ratio = sp.symbols("D damping gt_ratio", nonnegative=True)
-y0, vx0 = sp.symbols("y0 vx0", real=True)
-
-MASS = rho * l ** 2                      #: block mass per unit depth [kg/m]
-ALPHA = sp.pi * alpha / 180              #: slope angle [rad]
-F_NORMAL = -Y * y - damping * D * sp.sqrt(Y * MASS) * vy   #: eq 18 with A = -l y
-K_T = kt_ratio * Y                       #: Table 1: k_t = 2/7 Y
-GAMMA_T = damping * gt_ratio * sp.sqrt(K_T * MASS)  #: Table 1: gamma_t = 1/4 sqrt(k_t m_eff,tan)
-
-
-def _params():
-    P = L.P
-    return (
-        P(alpha, 15.0, 0, 90, hi_open=True, doc="slope inclination", unit="deg"),
-        P(l, 0.01, 0, lo_open=True, doc="block side", unit="m"),
-        P(rho, 5000.0, 0, lo_open=True, doc="density", unit="kg/m^3"),
-        P(Y, 5e7, 0, lo_open=True, doc="Young's modulus (2D)", unit="kg/(m s^2)"),
-        P(L.mu, 0.6, 0, doc="friction coefficient"),
-        P(D, 1.5, 0, doc="normal damping prefactor D = gamma (eq 18, Table 1)"),
-        P(damping, 1.0, 0, 1, doc="damping on (1) / off (0): normal D and tangential gamma_t"),
-        P(kt_ratio, 2 / 7, 0, lo_open=True, doc="k_t / Y (Table 1: 2/7)"),
-        P(gt_ratio, 0.25, 0, doc="gamma_t / sqrt(k_t m) (Table 1: 1/4; 0: no tangential damping)"),
-        P(dt, 5e-6, 0, 1e-3, lo_open=True, doc="time step of the discrete schemes (Table 1)", unit="s"),
-        P(y0, 0.0, hi=0.0, doc="initial normal position (0: touching, no overlap)", unit="m"),
-        P(vx0, 0.0, doc="initial tangential velocity", unit="m/s"),
-    )
-
-
-def _coulomb_on_slope() -> L.Law:
-    """The exact-static-friction law with ``v -> vx`` and ``F_N -> F_n(y, vy)``."""
-    law = L.coulomb_static()
-    subs = {L.v: vx, L.F_N: F_NORMAL}
-    branches = {k: dataclasses.replace(b, F=sp.sympify(b.F).subs(subs)) for k, b in law.branches.items()}
-    slidings = {k: dataclasses.replace(s, algebraic=vx) for k, s in law.slidings.items()}
-    return dataclasses.replace(law, params=(), switching={k: e.subs(subs) for k, e in law.switching.items()},
-                               branches=branches, slidings=slidings)
 
 
 @register_case
@@ -101,19 +58,7 @@ class SlopeBlock(Case):
     closed_form = False
 
     def build(self, law: str):
-        F_c = sp.Symbol("F_c")
-        a = ALPHA
-        mechanics = {x: vx, y: vy, vx: G * sp.sin(a) + F_c / MASS, vy: -G * sp.cos(a) + F_NORMAL / MASS}
-        if law == "coulomb":
-            base = _coulomb_on_slope()
-        else:
-            base = cundall_strack(velocity=vx, normal_force=F_NORMAL, k=K_T, gamma=GAMMA_T, params=())
-        outputs = {
-            "F_n": F_NORMAL,
-            "x_h": x * sp.cos(a) + y * sp.sin(a),  # horizontal position of the contact face
-        }
-        return L.couple(base, f"{self.name}/{law}", mechanics, _params(), outputs,
-                        reference=f"{self.reference}; {base.reference}")
+        return systems.slope_block(law)
 
     # -- numbers the figures and tests use -----------------------------------------
     @staticmethod

@@ -5,8 +5,8 @@ drift against the time step and against the particle size, the Cundall-Strack am
 which the exact solution is stuck (its drift is exactly zero: the Filippov sliding mode
 holds ``vx = 0``; it is measured, not assumed).  The discrete schemes are the
 delta-approximated "DAE" friction of the paper on Heun, BDF2 and BDF5
-(:mod:`nsfric.solvers.schemes.delta`) and Cundall-Strack with the scheme's own
-per-stage cut-off (:mod:`nsfric.solvers.schemes`).  Every function returns plain data
+(:mod:`nsfric.schemes.delta`) and Cundall-Strack with the scheme's own
+per-stage cut-off (:mod:`nsfric.schemes`).  Every function returns plain data
 (dicts of arrays); :mod:`nsfric.cases.slope_block_figures` draws and writes them.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from ..solvers.schemes import simulate
-from ..solvers.schemes.delta import DeltaField, run_batch
+from .base import simulate
+from ..schemes.delta import DeltaField, run_batch
 from ..symbolic.derive import param_vector
 
 #: Table 1

@@ -23,7 +23,7 @@ import sympy as sp
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Segment, Solution
+from ..solution import Segment, Solution
 from .switching import ModeLogic, ZenoError
 
 _S = sp.Symbol("s", real=True)
@@ -104,8 +104,8 @@ class AnalyticSolver(ReferenceSolver):
     supports = frozenset({"filippov", "constrained"})
 
     def _solve(self, problem, t_eval=None):
-        if getattr(problem.case, "closed_form", True) is False:
-            raise ValueError(f"case {problem.case.name!r} has no practical closed form "
+        if not problem.closed_form:
+            raise ValueError(f"{problem.name or problem.model.name!r} has no practical closed form "
                              "(symbolic matrix exponential too costly); use filippov or ida")
         model = problem.model
         d = derive(model)

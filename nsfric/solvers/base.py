@@ -29,13 +29,20 @@ def get_solver(name: str, **options):
 
 @dataclass
 class Problem:
-    """What a reference solver needs: model, parameter values, initial state, span."""
+    """What a solver or scheme needs: model, parameter values, initial state, span.
+
+    ``name`` and ``law`` label the results (a case builds problems with its own name);
+    ``closed_form = False`` tells the ``analytic`` solver that the model, though
+    piecewise affine, has no practical closed form.
+    """
 
     model: object
     params: dict
     y0: np.ndarray
     t_span: tuple
-    case: object = None  # the case, for solvers (analytic) that need its closed form
+    name: str = ""
+    law: str = ""
+    closed_form: bool = True
 
 
 class ReferenceSolver:

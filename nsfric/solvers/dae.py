@@ -27,7 +27,7 @@ from scipy.interpolate import CubicHermiteSpline
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Segment, Solution
+from ..solution import Segment, Solution
 from .switching import ModeLogic
 
 

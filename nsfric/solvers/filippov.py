@@ -19,7 +19,7 @@ from scipy.optimize import brentq, minimize_scalar
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
-from .solution import Segment, Solution
+from ..solution import Segment, Solution
 from .switching import ModeLogic, ZenoError
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .solution import Event, Segment
+from ..errors import ZenoError
+from ..solution import Event, Segment
 
-
-class ZenoError(RuntimeError):
-    """Events accumulate (chattering or Zeno behaviour); the run is stopped."""
+__all__ = ["ModeLogic", "ZenoError"]
 
 
 class ModeLogic:

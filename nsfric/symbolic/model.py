@@ -187,6 +187,18 @@ class HybridModel:
                 return p
         raise KeyError(name)
 
+    def derived(self, backend: str = "numpy"):
+        """The :class:`~nsfric.symbolic.derive.DerivedModel` of this model (cached)."""
+        from .derive import derive
+
+        return derive(self, backend)
+
+    def param_vector(self, values: dict):
+        """Parameter values ordered as ``params`` (the ``p`` of every derived function)."""
+        import numpy as np
+
+        return np.array([values[q.name] for q in self.params], dtype=float)
+
     def bind(self, overrides: dict | None = None) -> dict:
         """Validated parameter values (defaults updated by ``overrides``).
 

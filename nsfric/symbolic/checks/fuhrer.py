@@ -269,8 +269,8 @@ def plates_model(law=None):
     """The sliding-plates model (``m dv/dt = F``) with ``law``; default: the registered
     case model ``sliding-plates/d-sds``."""
     if law is None:
-        from ...cases import get_case
-        return get_case("sliding-plates").model("d-sds")
+        from ..systems import sliding_plates
+        return sliding_plates("d-sds")
     return L.couple(law, f"sliding-plates/{law.name}", {v: sp.Symbol("F_c") / m},
                     (L.P(m, 1.0, 0, lo_open=True, doc="reduced mass"),))
 

@@ -38,8 +38,8 @@ def oscillator_model(law=None):
     """The dry-friction oscillator ``m x'' = F - k x`` with ``law`` (default: the
     registered case model ``dry-oscillator/coulomb``)."""
     if law is None:
-        from ...cases import get_case
-        return get_case("dry-oscillator").model("coulomb")
+        from ..systems import dry_oscillator
+        return dry_oscillator("coulomb")
     F_c = sp.Symbol("F_c")
     return L.couple(law, f"dry-oscillator/{law.name}", {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m},
                     (L.P(L.m, 0.25, 0, lo_open=True), L.P(L.k, 1.0, 0, lo_open=True)))
@@ -128,9 +128,9 @@ def static_friction(derived=None, f_ext=eq14_external_force):
 
 
 def case_models():
-    """``[(label, DerivedModel)]`` for every law of every registered case."""
-    from ...cases import CASES
-    return [(f"{c.name}/{law}", derive(c.model(law))) for c in CASES.values() for law in c.laws]
+    """``[(label, DerivedModel)]`` for every law of every system (the cases' models)."""
+    from ..systems import all_models
+    return [(label, derive(model)) for label, model in all_models()]
 
 
 @check("sliding-field-tangent", "KM eqs 9-11",

@@ -11,7 +11,7 @@ import html
 import os
 import time
 
-from .io import versions, write_text
+from ..io import versions, write_text
 
 MAX_TABLE_ROWS = 40
 
@@ -34,7 +34,7 @@ def _table(path: str) -> str | None:
 
 
 def _checks_section() -> str:
-    from .symbolic.checks import run_checks
+    from ..symbolic.checks import run_checks
 
     rows = []
     for r in run_checks():
@@ -49,7 +49,7 @@ def _checks_section() -> str:
 
 def build_report(out_dir: str, cases=None, checks: bool = True, progress=None) -> str:
     """Run the cases and write ``out_dir/index.html``; returns its path."""
-    from .cases import CASES, get_case
+    from ..cases import CASES, get_case
 
     names = list(cases) if cases else list(CASES)
     cases = [get_case(n) for n in names]  # validates the names before any work

@@ -10,7 +10,7 @@ A scheme is one small object with data (``name``, ``order``, ``damped_order``,
   ``(t, u, label)``.
 
 Every right-hand side evaluation goes through the ``field``
-(:class:`~nsfric.solvers.schemes.field.DiscreteField`), which applies the law's
+(:class:`~nsfric.schemes.field.DiscreteField`), which applies the law's
 per-step adjustments and counts evaluations.  ``rescale(hist, ratio)`` adapts the
 history to a new step (``None`` = restart); the event-aware variants use it.
 """
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass, field as dc_field, replace as dc_replace
 
 import numpy as np
 
+from ..solvers.base import Problem
 from .field import DiscreteField, Diverged
 
 SCHEMES: dict = {}
@@ -169,10 +170,8 @@ class DiscreteResult:
         return len(self.t) - 1
 
     def _outputs(self, Y, modes):
-        from ...symbolic.derive import derive, param_vector
-
-        d = derive(self.model)
-        p = param_vector(self.model, self.params)
+        d = self.model.derived()
+        p = self.model.param_vector(self.params)
         out = np.full((len(self.model.output_names), Y.shape[1]), np.nan)
         modes = np.asarray(modes, dtype=object)
         for mode in set(m for m in modes if m is not None):
@@ -245,13 +244,14 @@ def step_count(t_end: float, dt: float) -> int:
     return int(math.floor(t_end / dt * (1 + 1e-12) + 1e-9))
 
 
-def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
-    """Run ``scheme`` with fixed step ``dt`` on ``case``/``law`` from ``t = 0``.
+def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
+    """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 
     Parameters
     ----------
-    case : str or Case
-    law : str, optional (the case's default law)
+    problem : Problem, or a case object (anything with ``problem(law, params, t_end)``);
+        case *names* are resolved by :func:`nsfric.simulate`
+    law : str, optional (a case's default law; not with a Problem)
     scheme : str or Scheme
     dt : float > 0
     t_end : float, optional (the case's default end time); the last row is at the
@@ -263,18 +263,24 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     -------
     DiscreteResult
     """
-    from ...cases import get_case
-
-    case = get_case(case) if isinstance(case, str) else case
     scheme = get_scheme(scheme)
-    law = case.check_law(law)
+    if isinstance(problem, str):
+        raise TypeError(f"simulate: pass a Problem or a case object, not the name {problem!r} "
+                        "(nsfric.simulate resolves case names)")
     try:
         dt = float(dt)
     except (TypeError, ValueError):
         raise ValueError(f"dt must be a number > 0, got {dt!r}") from None
     if not (dt > 0 and math.isfinite(dt)):
         raise ValueError(f"dt must be > 0, got {dt:g}")
-    prob = case.problem(law, params, t_end)
+    if isinstance(problem, Problem):
+        if law is not None or params is not None:
+            raise ValueError("simulate: law and params belong to the Problem; do not pass them too")
+        prob = problem
+        if t_end is not None:
+            prob = dc_replace(prob, t_span=(prob.t_span[0], float(t_end)))
+    else:
+        prob = problem.problem(law, params, t_end)
     t0, t1 = map(float, prob.t_span)
     if not (t1 > t0):
         raise ValueError(f"t_end must be > {t0:g}, got {t1:g}")
@@ -287,6 +293,6 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
     seconds = time.perf_counter() - tic
     modes = info.get("modes") or [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]  # scheme's own if given
-    return DiscreteResult(case.name, law, scheme.name, dt, t1, prob.model, dict(prob.params), t, Y,
+    return DiscreteResult(prob.name or prob.model.name, prob.law, scheme.name, dt, t1, prob.model, dict(prob.params), t, Y,
                           modes, fld.n_rhs, fld.n_jac, seconds, list(record or []),
                           info["events"], info["termination"])

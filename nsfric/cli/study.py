@@ -10,11 +10,10 @@ Bad input: one line on stderr, exit code 2, nothing written.
 from __future__ import annotations
 
 import os
-import sys
 
 
 def _bar(done, total, label):
-    from .cli import _progress
+    from ._common import _progress
 
     width = 30
     k = int(width * done / max(total, 1))
@@ -22,10 +21,11 @@ def _bar(done, total, label):
 
 
 def cmd_simulate(args):
-    from .cases import get_case
-    from .cli import UsageError, _progress, parse_params
-    from .io import versions, write_csv_with_sidecar
-    from .solvers.schemes import get_scheme, simulate
+    from ..cases import get_case
+    from ._common import UsageError, _progress, parse_params
+    from ..io import versions, write_csv_with_sidecar
+    from ..cases import simulate
+    from ..schemes import get_scheme
 
     if not args.out.endswith(".csv"):
         raise UsageError(f"--out must name a .csv file, got {args.out!r}")
@@ -60,9 +60,9 @@ def cmd_simulate(args):
 
 
 def cmd_converge(args):
-    from .cases import get_case
-    from .cli import UsageError, _progress, parse_params
-    from .solvers.convergence import converge
+    from ..cases import get_case
+    from ._common import UsageError, _progress, parse_params
+    from ..cases import converge
 
     case = get_case(args.case)
     laws = args.law or [case.default_law]
@@ -88,8 +88,8 @@ def cmd_converge(args):
 
 def register(sub):
     """Add ``simulate`` and ``converge`` to the ``nsfric`` parser."""
-    from .cli import _count, _positive
-    from .solvers.schemes import SCHEMES
+    from ._common import _count, _positive
+    from ..schemes import SCHEMES
 
     s = sub.add_parser("simulate", help="run a discrete DEM scheme with a fixed step (CSV + JSON)")
     s.add_argument("case")
@@ -123,7 +123,3 @@ def register(sub):
     return sub
 
 
-if __name__ == "__main__":  # pragma: no cover
-    from .cli import main
-
-    sys.exit(main())

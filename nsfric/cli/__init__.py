@@ -7,73 +7,23 @@ written.
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 
 import numpy as np
 
-from .solvers.switching import ZenoError
+from ..errors import ZenoError
 
 
-class UsageError(ValueError):
-    """Bad command-line input (exit code 2)."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, exit 2, no usage dump
-        raise UsageError(message)
-
-
-def parse_params(items) -> dict:
-    """``["k=2", "mu=0.3"]`` -> ``{"k": "2", "mu": "0.3"}`` (values validated by the model)."""
-    out = {}
-    for item in items or []:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
-        try:
-            out[name.strip()] = float(value)
-        except ValueError:
-            raise UsageError(f"--param {name.strip()}: value must be a number, got {value!r}") from None
-    return out
-
-
-def _positive(name):
-    def conv(text):
-        try:
-            x = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
-        if not (x > 0 and np.isfinite(x)):
-            raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text}")
-        return x
-    return conv
-
-
-def _count(name, lo=2):
-    def conv(text):
-        try:
-            n = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
-        if n < lo:
-            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {n}")
-        return n
-    return conv
-
-
-def _progress(msg):
-    if sys.stderr.isatty():
-        print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
+from ._common import UsageError, _Parser, _count, _positive, _progress, parse_params  # noqa: F401
 
 
 # -- commands --------------------------------------------------------------------------
 def cmd_list(args):
-    from .cases import CASES
-    from .solvers import REFERENCE_SOLVERS
-    from .symbolic import NORMAL_LAWS, TANGENTIAL_LAWS
+    from ..cases import CASES
+    from ..solvers import REFERENCE_SOLVERS
+    from ..symbolic import NORMAL_LAWS, TANGENTIAL_LAWS
 
     print("cases:")
     for name, case in CASES.items():
@@ -86,7 +36,7 @@ def cmd_list(args):
         doc = (cls.__doc__ or "").strip().splitlines()[0]
         print(f"  {name:18s} {doc}")
     try:
-        from .solvers.schemes import SCHEMES
+        from ..schemes import SCHEMES
     except ImportError:
         SCHEMES = {}
     if SCHEMES:
@@ -97,11 +47,11 @@ def cmd_list(args):
 
 
 def cmd_reference(args):
-    from .cases import get_case
-    from .cases.reference import reference_meta
-    from .io import write_csv_with_sidecar
-    from .solvers import get_solver
-    from .solvers.crosscheck import disagreement
+    from ..cases import get_case
+    from ..cases.reference import reference_meta
+    from ..io import write_csv_with_sidecar
+    from ..solvers import get_solver
+    from ..solvers.crosscheck import disagreement
 
     case = get_case(args.case)
     law = case.check_law(args.law)
@@ -134,7 +84,7 @@ def cmd_reference(args):
 
 
 def cmd_run(args):
-    from .cases import get_case
+    from ..cases import get_case
 
     case = get_case(args.case)
     out = args.out or os.path.join("out", case.name)
@@ -146,7 +96,7 @@ def cmd_run(args):
 
 
 def cmd_check(args):
-    from .symbolic.checks import run_checks
+    from ..symbolic.checks import run_checks
 
     results = run_checks(args.only)
     if not results:
@@ -169,7 +119,7 @@ def cmd_check(args):
 
 
 def cmd_report(args):
-    from .report import build_report
+    from ..report import build_report
 
     path = build_report(args.out, args.cases, checks=not args.no_checks, progress=_progress)
     _progress("")
@@ -178,7 +128,7 @@ def cmd_report(args):
 
 
 def build_parser():
-    from .solvers import REFERENCE_SOLVERS
+    from ..solvers import REFERENCE_SOLVERS
 
     p = _Parser(prog="nsfric", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -218,8 +168,8 @@ def build_parser():
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.set_defaults(func=cmd_report)
 
-    from . import cli_study
-    cli_study.register(sub)
+    from . import study
+    study.register(sub)
     return p
 
 

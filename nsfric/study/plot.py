@@ -7,16 +7,9 @@ import numpy as np
 from ..plotting import figure
 
 
-def _unit(case_name):
-    from ..cases import CASES
-
-    case = CASES.get(case_name)
-    return getattr(case, "unit", "n.u.")
-
-
 def plot_convergence(result, title=None, work=True):
     """Return a matplotlib figure of ``result`` (a ConvergenceResult)."""
-    unit = _unit(result.case)
+    unit = result.meta.get("unit", "n.u.")
     ncols = 3 if work else 1
     fig, axes = figure(1, ncols, figsize=(5.0 * ncols, 4.2))
     ax = axes[0, 0]
@@ -40,7 +33,7 @@ def plot_convergence(result, title=None, work=True):
         if np.isfinite(fit.order) and fit.n_points >= 2:
             sel = ok & (dt >= fit.dt_min * (1 - 1e-9)) & (dt <= fit.dt_max * (1 + 1e-9))
             ax.loglog(dt[sel], err[sel], "-", lw=4, alpha=0.25, color=color)
-        from .schemes import get_scheme
+        from ..schemes import get_scheme
 
         nominal.add(get_scheme(scheme).order)
         e_coarse.append(err[ok][np.argmax(dt[ok])])

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..symbolic.derive import derive, param_vector
 
 
 @dataclass(frozen=True)
@@ -132,8 +131,8 @@ class Solution:
     # -- named access --------------------------------------------------------------
     def derived(self, name: str, t=None, y=None, modes=None) -> np.ndarray:
         """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
-        d = derive(self.model)
-        p = param_vector(self.model, self.params)
+        d = self.model.derived()
+        p = self.model.param_vector(self.params)
         if t is not None:
             t = np.atleast_1d(np.asarray(t, dtype=float))
             y = self(t)

@@ -29,7 +29,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 
-from ..switching import ZenoError
+from ..errors import ZenoError
 from .base import SCHEMES, Scheme, register_scheme, tag_stages
 
 _THETA = np.linspace(0.0, 1.0, 9)

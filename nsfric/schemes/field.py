@@ -34,10 +34,10 @@ from collections import namedtuple
 import numpy as np
 import sympy as sp
 
-from ...symbolic.codegen import generate
-from ...symbolic.derive import derive, param_vector
-from ...symbolic.laws import lam as LAM
-from ..switching import ModeLogic
+from ..symbolic.codegen import generate
+from ..symbolic.derive import derive, param_vector
+from ..symbolic.laws import lam as LAM
+from ..solvers.switching import ModeLogic
 
 #: one evaluation of the field: rates ``k``, the ``mode`` used, and the projected state
 #: ``proj`` (``reset(mode)(u)``) when ``mode`` is a constrained sliding mode, else None

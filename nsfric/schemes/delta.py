@@ -50,8 +50,8 @@ from math import comb
 
 import numpy as np
 
-from ...symbolic.codegen import generate
-from ...symbolic.derive import derive, param_vector
+from ..symbolic.codegen import generate
+from ..symbolic.derive import derive, param_vector
 from .base import Scheme, register_scheme
 
 #: BDF-k corrector: (a_0..a_{k-1} on y_n..y_{n-k+1}, beta); Hairer, Nørsett & Wanner III.1

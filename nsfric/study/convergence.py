@@ -1,6 +1,6 @@
 """The convergence-study engine: case x law x scheme x step -> error, observed order, work.
 
-For every combination the discrete trajectory (:func:`~nsfric.solvers.schemes.simulate`)
+For every combination the discrete trajectory (:func:`~nsfric.schemes.simulate`)
 is compared with the reference solution of the same problem (the closed form,
 ``analytic``, where the model is piecewise affine; otherwise the event-driven
 ``filippov`` solver) at the scheme's own sample times -- no interpolation of the
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .schemes import get_scheme, simulate
+from ..schemes import get_scheme, simulate
 
 #: errors below this (relative to the reference's scale) are treated as round-off
 ROUNDOFF = 1e-12
@@ -202,16 +202,23 @@ def table_columns(rows, names) -> dict:
 
 
 _WARM: set = set()
-#: cases not in the registry, by token; forked workers inherit them (and their cached
+#: the cases of running studies, by token; forked workers inherit them (and their cached
 #: models, derivations and references) instead of unpickling fresh copies
 _LOCAL_CASES: dict = {}
 
 
 def _resolve(case):
-    from ..cases import get_case
+    """The case object behind ``case`` (an object, or a token of :data:`_LOCAL_CASES`).
 
+    This layer does not know the case registry: a case *name* is resolved by the
+    package-level API (:func:`nsfric.converge`), which passes the object down.
+    """
     if isinstance(case, str):
-        return _LOCAL_CASES[case] if case in _LOCAL_CASES else get_case(case)
+        try:
+            return _LOCAL_CASES[case]
+        except KeyError:
+            raise TypeError(f"case {case!r}: pass the case object (nsfric.get_case({case!r})), "
+                            "or call nsfric.converge, which resolves names") from None
     return case
 
 
@@ -332,7 +339,7 @@ class ConvergenceResult:
 
     def plot(self, title=None):
         """Log-log error against dt (with reference slopes) and work-precision panels."""
-        from .convergence_plot import plot_convergence
+        from .plot import plot_convergence
 
         return plot_convergence(self, title)
 
@@ -357,9 +364,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     -------
     ConvergenceResult
     """
-    from ..cases import CASES, get_case
-
-    case = get_case(case) if isinstance(case, str) else case
+    case = _resolve(case)
     laws = [case.check_law(law)] if (law is None or isinstance(law, str)) else [case.check_law(x) for x in law]
     if isinstance(schemes, str):
         schemes = [schemes]
@@ -383,9 +388,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
     fork = "fork" in __import__("multiprocessing").get_all_start_methods()
-    if CASES.get(case.name) is case:
-        ref_case = case.name
-    elif fork or not (jobs and jobs > 1):
+    if fork or not (jobs and jobs > 1):
         ref_case = f"local:{case.name}:{id(case)}"
         _LOCAL_CASES[ref_case] = case
     else:
@@ -420,4 +423,5 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
                                       fit_range, tol, floor=floors[lw])
     meta = {"laws": laws, "schemes": schemes, "dts": dts, "t_end": T, "params": dict(params or {}),
             "reference": reference, "fit_range": fit_range, "tol": tol, "floor": floors}
+    meta["unit"] = getattr(case, "unit", "n.u.")
     return ConvergenceResult(case.name, rows, fits, variables, times, meta)

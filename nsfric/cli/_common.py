@@ -1,0 +1,60 @@
+"""Shared pieces of the ``nsfric`` command: usage errors, parameter parsing, argument
+types and the progress line."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+
+class UsageError(ValueError):
+    """Bad command-line input (exit code 2)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit 2, no usage dump
+        raise UsageError(message)
+
+
+def parse_params(items) -> dict:
+    """``["k=2", "mu=0.3"]`` -> ``{"k": "2", "mu": "0.3"}`` (values validated by the model)."""
+    out = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
+        try:
+            out[name.strip()] = float(value)
+        except ValueError:
+            raise UsageError(f"--param {name.strip()}: value must be a number, got {value!r}") from None
+    return out
+
+
+def _positive(name):
+    def conv(text):
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be a number, got {text!r}") from None
+        if not (x > 0 and np.isfinite(x)):
+            raise argparse.ArgumentTypeError(f"{name} must be > 0, got {text}")
+        return x
+    return conv
+
+
+def _count(name, lo=2):
+    def conv(text):
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
+        if n < lo:
+            raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {n}")
+        return n
+    return conv
+
+
+def _progress(msg):
+    if sys.stderr.isatty():
+        print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)

@@ -1,0 +1,211 @@
+"""The papers' mechanical systems coupled to their laws: one builder per system.
+
+Each builder returns the :class:`~nsfric.symbolic.model.HybridModel` of a system with
+a named law, built once and cached (the same object for every caller, so its
+derivation is done once).  The cases (:mod:`nsfric.cases`) add initial states, figures
+and studies on top; the symbolic checks use the same models without reaching up to the
+cases.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import sympy as sp
+
+from . import laws as L
+from .cundall_strack import cundall_strack
+
+#: system name -> (builder, laws), filled by :func:`system`
+SYSTEMS: dict = {}
+
+
+def system(name, laws):
+    """Register a cached model builder ``builder(law) -> HybridModel`` as ``name``."""
+    def deco(fn):
+        cached = lru_cache(maxsize=None)(fn)
+
+        def build(law: str):
+            if law not in laws:
+                raise ValueError(f"unknown law {law!r} for {name!r}; choose one of {list(laws)}")
+            return cached(law)
+
+        build.__doc__ = fn.__doc__
+        build.__name__ = fn.__name__
+        SYSTEMS[name] = (build, tuple(laws))
+        return build
+    return deco
+
+
+def model(name: str, law: str):
+    """The model of system ``name`` with ``law``."""
+    try:
+        build, _ = SYSTEMS[name]
+    except KeyError:
+        raise ValueError(f"unknown system {name!r}; choose one of {sorted(SYSTEMS)}") from None
+    return build(law)
+
+
+def all_models():
+    """``[(label, model)]`` for every law of every system."""
+    return [(f"{n}/{law}", b(law)) for n, (b, laws) in SYSTEMS.items() for law in laws]
+
+
+# -- Führer et al. §3: two sliding plates, m dv/dt = F ---------------------------------------
+PLATES_REFERENCE = "Führer, Brendel & Wolf (2024) §3, Figs 1-4"
+
+
+@system("sliding-plates", ("c-sds", "d-sds"))
+def sliding_plates(law: str):
+    """Two sliding plates, ``m dv/dt = F`` (Führer et al. §3.1), with ``c-sds`` or ``d-sds``."""
+    xi0, v0 = sp.symbols("xi0 v0", real=True)
+    F_c = sp.Symbol("F_c")
+    extra = (
+        L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
+        L.P(xi0, 0.0, doc="initial spring displacement", unit="n.u."),
+        L.P(v0, 4.0, doc="initial relative velocity", unit="n.u."),
+    )
+    outputs = {
+        "F_S": L.test_force(L.xi, L.v),
+        "E_kin": L.m * L.v ** 2 / 2,
+        "E_el": L.k * L.xi ** 2 / 2,
+    }
+    return L.couple(L.TANGENTIAL_LAWS[law](), f"sliding-plates/{law}", {L.v: F_c / L.m},
+                    extra, outputs, reference=f"{PLATES_REFERENCE}; {L.TANGENTIAL_LAWS[law]().reference}")
+
+
+f_ext = sp.Symbol("f_ext", real=True)
+
+
+@system("sliding-plates-2d", ("c-sds-2d",))
+def sliding_plates_2d(law: str):
+    """The C-SDS in the tangential plane (Führer et al. eqs 1, 8-11, vector form), a plate
+    pushed sideways by a constant ``f_ext``."""
+    v0 = sp.Symbol("v0", real=True)
+    F1, F2 = sp.symbols("F_c1 F_c2")
+    extra = (
+        L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
+        L.P(v0, 4.0, doc="initial relative velocity along x", unit="n.u."),
+        L.P(f_ext, 0.5, doc="external tangential force along y", unit="n.u."),
+    )
+    outputs = {
+        "E_kin": L.m * (L.v_1 ** 2 + L.v_2 ** 2) / 2,
+        "E_el": L.k * (L.xi_1 ** 2 + L.xi_2 ** 2) / 2,
+    }
+    return L.couple(L.c_sds_2d(), f"sliding-plates-2d/{law}",
+                    {L.v_1: F1 / L.m, L.v_2: (F2 + f_ext) / L.m}, extra, outputs,
+                    reference="Führer, Brendel & Wolf (2024) eqs 1, 8-11, vector form")
+
+
+# -- Krengel & Matuttis §3: the dry-friction oscillator, m x'' = F - k x --------------------
+@system("dry-oscillator", ("coulomb",))
+def dry_oscillator(law: str):
+    """Linear oscillator with dry Coulomb friction (Krengel & Matuttis §3, eq 3)."""
+    x0, v0 = sp.symbols("x0 v0", real=True)
+    F_c = sp.Symbol("F_c")
+    extra = (
+        L.P(L.m, 0.25, 0, lo_open=True, doc="mass"),
+        L.P(L.k, 1.0, 0, lo_open=True, doc="spring stiffness"),
+        L.P(x0, 2.1, doc="initial position"),
+        L.P(v0, 0.0, doc="initial velocity"),
+    )
+    outputs = {
+        "E_kin": L.m * L.v ** 2 / 2,
+        "E_el": L.k * L.x ** 2 / 2,
+    }
+    return L.couple(L.coulomb_static(), f"dry-oscillator/{law}",
+                    {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m}, extra, outputs,
+                    reference="Krengel & Matuttis §3, eqs 3-14, Fig 1")
+
+
+# -- Schäfer et al. eqs 2-5: normal impact of two spheres ---------------------------------
+m_eff = sp.Symbol("m_eff", positive=True)
+
+
+@system("normal-impact", ("linear-dashpot", "linear-dashpot-force-end"))
+def normal_impact(law: str):
+    """Normal impact with the linear spring-dashpot (Schäfer et al. eqs 2-5); the contact
+    ends at zero overlap (``linear-dashpot``) or zero repulsive force (``-force-end``)."""
+    xi0, v_i = sp.symbols("xi0 v_i", real=True)
+    F_c = sp.Symbol("F_c")
+    base = L.linear_spring_dashpot()
+    extra = (
+        L.P(m_eff, 7.4e-5, 0, lo_open=True, doc="reduced mass m/2", unit="kg"),
+        L.P(xi0, 0.0, doc="initial overlap", unit="m"),
+        L.P(v_i, 1.0, 0, lo_open=True, doc="impact velocity", unit="m/s"),
+    )
+    switching = None
+    if law == "linear-dashpot-force-end":
+        switching = {"h": -base.branches["contact"].F}
+    model = L.couple(base, f"normal-impact/{law}", {L.xi: L.v, L.v: F_c / m_eff}, extra,
+                     {"E_kin": m_eff * L.v ** 2 / 2}, switching=switching,
+                     reference="Schäfer, Dippel & Wolf (1996) eqs 2-5")
+    # per mode: the repulsive normal force F_n = -F and the spring energy exist only
+    # in contact (zero in free flight)
+    regions = tuple(dataclasses.replace(
+        r, outputs={**r.outputs, "F_n": -r.outputs["F"],
+                    "E_el": L.k_n * L.xi ** 2 / 2 if r.name == "contact" else sp.Integer(0)})
+        for r in model.regions)
+    return dataclasses.replace(model, regions=regions)
+
+
+# -- Krengel & Matuttis §4: block on a slope ------------------------------------------------
+G = sp.Rational(981, 100)  #: gravity [m/s^2]
+y, vx, vy = sp.symbols("y vx vy", real=True)
+x = L.x
+alpha, l, rho, Y, kt_ratio, dt = sp.symbols("alpha l rho Y kt_ratio dt", positive=True)
+D, damping, gt_ratio = sp.symbols("D damping gt_ratio", nonnegative=True)
+y0, vx0 = sp.symbols("y0 vx0", real=True)
+
+MASS = rho * l ** 2                      #: block mass per unit depth [kg/m]
+ALPHA = sp.pi * alpha / 180              #: slope angle [rad]
+F_NORMAL = -Y * y - damping * D * sp.sqrt(Y * MASS) * vy   #: eq 18 with A = -l y
+K_T = kt_ratio * Y                       #: Table 1: k_t = 2/7 Y
+GAMMA_T = damping * gt_ratio * sp.sqrt(K_T * MASS)  #: Table 1: gamma_t = 1/4 sqrt(k_t m_eff,tan)
+SLOPE_REFERENCE = "Krengel & Matuttis §4, eqs 18-20, Table 1, Figs 2-5"
+
+
+def _slope_params():
+    P = L.P
+    return (
+        P(alpha, 15.0, 0, 90, hi_open=True, doc="slope inclination", unit="deg"),
+        P(l, 0.01, 0, lo_open=True, doc="block side", unit="m"),
+        P(rho, 5000.0, 0, lo_open=True, doc="density", unit="kg/m^3"),
+        P(Y, 5e7, 0, lo_open=True, doc="Young's modulus (2D)", unit="kg/(m s^2)"),
+        P(L.mu, 0.6, 0, doc="friction coefficient"),
+        P(D, 1.5, 0, doc="normal damping prefactor D = gamma (eq 18, Table 1)"),
+        P(damping, 1.0, 0, 1, doc="damping on (1) / off (0): normal D and tangential gamma_t"),
+        P(kt_ratio, 2 / 7, 0, lo_open=True, doc="k_t / Y (Table 1: 2/7)"),
+        P(gt_ratio, 0.25, 0, doc="gamma_t / sqrt(k_t m) (Table 1: 1/4; 0: no tangential damping)"),
+        P(dt, 5e-6, 0, 1e-3, lo_open=True, doc="time step of the discrete schemes (Table 1)", unit="s"),
+        P(y0, 0.0, hi=0.0, doc="initial normal position (0: touching, no overlap)", unit="m"),
+        P(vx0, 0.0, doc="initial tangential velocity", unit="m/s"),
+    )
+
+
+def _coulomb_on_slope() -> L.Law:
+    """The exact-static-friction law with ``v -> vx`` and ``F_N -> F_n(y, vy)``."""
+    law = L.coulomb_static()
+    subs = {L.v: vx, L.F_N: F_NORMAL}
+    branches = {k: dataclasses.replace(b, F=sp.sympify(b.F).subs(subs)) for k, b in law.branches.items()}
+    slidings = {k: dataclasses.replace(s, algebraic=vx) for k, s in law.slidings.items()}
+    return dataclasses.replace(law, params=(), switching={k: e.subs(subs) for k, e in law.switching.items()},
+                               branches=branches, slidings=slidings)
+
+
+@system("slope-block", ("coulomb", "cundall-strack"))
+def slope_block(law: str):
+    """Block on an inclined slope (Krengel & Matuttis §4, Table 1), translating only."""
+    F_c = sp.Symbol("F_c")
+    a = ALPHA
+    mechanics = {x: vx, y: vy, vx: G * sp.sin(a) + F_c / MASS, vy: -G * sp.cos(a) + F_NORMAL / MASS}
+    if law == "coulomb":
+        base = _coulomb_on_slope()
+    else:
+        base = cundall_strack(velocity=vx, normal_force=F_NORMAL, k=K_T, gamma=GAMMA_T, params=())
+    outputs = {
+        "F_n": F_NORMAL,
+        "x_h": x * sp.cos(a) + y * sp.sin(a),  # horizontal position of the contact face
+    }
+    return L.couple(base, f"slope-block/{law}", mechanics, _slope_params(), outputs,
+                    reference=f"{SLOPE_REFERENCE}; {base.reference}")
