@@ -5,7 +5,9 @@ import csv
 import io
 import json
 import os
+import math
 import platform
+import shutil
 import tempfile
 from contextlib import contextmanager
 
@@ -30,9 +32,102 @@ def versions() -> dict:
     return out
 
 
+#: file systems that are not for outputs
+_PSEUDO = ("/proc", "/sys", "/dev")
+NAME_MAX = 255
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _nearest_existing(path: str) -> str:
+    d = path
+    while not os.path.lexists(d):
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return d
+
+
+def check_output_path(path: str, option: str = "--out", kind: str = "file", suffix: str | None = None):
+    """Raise ValueError (naming ``option``) unless ``path`` can receive an output.
+
+    ``kind`` is ``"file"`` (must not be an existing directory) or ``"dir"`` (must not be
+    an existing non-directory).  Checked before any computation: the name's length, that
+    it is not under a pseudo file system (/proc, /sys, /dev), that no ancestor is a
+    regular file, and that the nearest existing ancestor is a writable directory.
+    """
+    if not isinstance(path, str) or not path.strip():
+        raise ValueError(f"{option} must name a {kind}, got {path!r}")
+    if suffix and not path.endswith(suffix):
+        raise ValueError(f"{option} must name a {suffix} file, got {path!r}")
+    full = os.path.abspath(path)
+    for part in full.split(os.sep):
+        if len(part.encode()) > NAME_MAX - 16:  # room for the staging prefix
+            raise ValueError(f"{option}: a path component is longer than {NAME_MAX - 16} bytes")
+    real = os.path.realpath(full)
+    if any(real == r or real.startswith(r + os.sep) for r in _PSEUDO):
+        raise ValueError(f"{option}: {path!r} lies under a pseudo file system; choose a normal folder")
+    if kind == "file" and os.path.isdir(full):
+        raise ValueError(f"{option}: {path!r} is a directory; give a file name")
+    if kind == "dir" and os.path.lexists(full) and not os.path.isdir(full):
+        raise ValueError(f"{option}: {path!r} exists and is not a directory")
+    anc = _nearest_existing(os.path.dirname(full) if kind == "file" else full)
+    if kind == "dir" and anc == full:
+        anc_dir = full
+    else:
+        anc_dir = anc
+    if not os.path.isdir(anc_dir):
+        raise ValueError(f"{option}: {anc_dir!r} is not a directory, so {path!r} cannot be created")
+    if not os.access(anc_dir, os.W_OK | os.X_OK):
+        raise ValueError(f"{option}: no permission to write in {anc_dir!r}")
+    return path
+
+
+def _publish(pairs):
+    """Move every ``(tmp, target)`` into place, all or nothing.
+
+    Existing targets are first moved aside; if any move fails, the new files are
+    removed and the old ones restored, so the targets stay as they were.
+    """
+    backups, done = [], []
+    try:
+        for tmp, target in pairs:
+            if os.path.isdir(target) and not os.path.isdir(tmp):
+                raise IsADirectoryError(f"{target!r} is a directory")
+            if os.path.lexists(target):
+                bak = tempfile.mktemp(prefix=".old-", dir=os.path.dirname(target))
+                os.rename(target, bak)
+                backups.append((bak, target))
+            os.rename(tmp, target)
+            done.append(target)
+    except BaseException:
+        for target in done:
+            _remove(target)
+        for bak, target in backups:
+            if os.path.lexists(target):
+                _remove(target)
+            os.rename(bak, target)
+        raise
+    for bak, _ in backups:
+        _remove(bak)
+
+
+def _remove(path):
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path, ignore_errors=True)
+    elif os.path.lexists(path):
+        os.remove(path)
+
+
 @contextmanager
 def atomic_files(*paths):
-    """Yield temporary paths; on success move them all onto ``paths``, else delete them."""
+    """Yield temporary paths; on success move them all onto ``paths`` together (all or
+    nothing: see :func:`_publish`), else delete them.  Files get the umask's mode."""
     tmps = []
     try:
         for p in paths:
@@ -40,15 +135,34 @@ def atomic_files(*paths):
             os.makedirs(d, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
             os.close(fd)
+            os.chmod(tmp, 0o666 & ~_umask())
             tmps.append(tmp)
         yield tmps
-        for tmp, p in zip(tmps, paths):
-            os.replace(tmp, p)
+        _publish(list(zip(tmps, [os.path.abspath(p) for p in paths])))
         tmps = []
     finally:
         for tmp in tmps:
             if os.path.exists(tmp):
                 os.remove(tmp)
+
+
+@contextmanager
+def staged_dir(path: str):
+    """Yield a staging folder beside ``path``; on success it replaces ``path`` at once
+    (an existing folder is kept until then and restored on failure), else it is
+    removed.  A ``run`` or ``report`` is never left half written."""
+    full = os.path.abspath(path)
+    parent = os.path.dirname(full)
+    os.makedirs(parent, exist_ok=True)
+    stage = tempfile.mkdtemp(prefix=".tmp-", dir=parent)
+    os.chmod(stage, 0o777 & ~_umask())
+    try:
+        yield stage
+        _publish([(stage, full)])
+        stage = None
+    finally:
+        if stage is not None:
+            _remove(stage)
 
 
 def csv_text(columns: dict) -> str:
@@ -69,8 +183,25 @@ def write_text(path: str, text: str):
             f.write(text)
 
 
+def json_text(obj) -> str:
+    """Strict JSON (RFC 8259): NaN and infinities become ``null``."""
+    return json.dumps(_finite(obj), indent=2, default=_default, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _finite(o):
+    if isinstance(o, float) or isinstance(o, np.floating):
+        return float(o) if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: _finite(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_finite(v) for v in o]
+    if isinstance(o, np.ndarray):
+        return _finite(o.tolist())
+    return o
+
+
 def write_json(path: str, obj):
-    write_text(path, json.dumps(obj, indent=2, default=_default, ensure_ascii=False) + "\n")
+    write_text(path, json_text(obj))
 
 
 def _default(o):
@@ -88,5 +219,5 @@ def write_csv_with_sidecar(path: str, columns: dict, meta: dict):
         with open(t1, "w") as f:
             f.write(csv_text(columns))
         with open(t2, "w") as f:
-            f.write(json.dumps(meta, indent=2, default=_default, ensure_ascii=False) + "\n")
+            f.write(json_text(meta))
     return side

@@ -23,12 +23,11 @@ transition, energy created by the D-SDS against ``v(0)``, sanity checks eqs 11, 
 """
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
 
-from ..io import _default, csv_text, write_text
+from ..io import csv_text, json_text, write_text
 from ..plotting import figure, save
 from ..study.convergence import default_ladder, fit_order
 from ..schemes import CORE_SCHEMES, EVENT_SCHEMES
@@ -349,7 +348,7 @@ def run_studies(case, out_dir, summary, progress=None, jobs=None, quick=False) -
         "sanity_c_sds": san["summary"],
     })
     p = os.path.join(out_dir, "summary.json")
-    write_text(p, json.dumps(summary, indent=2, default=_default, ensure_ascii=False) + "\n")
+    write_text(p, json_text(summary))
     written.append(p)
     return written
 

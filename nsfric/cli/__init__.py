@@ -7,8 +7,10 @@ written.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
+import signal
 import sys
 
 import numpy as np
@@ -16,7 +18,9 @@ import numpy as np
 from ..errors import ZenoError
 
 
-from ._common import UsageError, _Parser, _count, _positive, _progress, parse_params  # noqa: F401
+from ..io import check_output_path, staged_dir
+from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa: F401
+                      check_output_pair, parse_params)
 
 
 # -- commands --------------------------------------------------------------------------
@@ -57,8 +61,7 @@ def cmd_reference(args):
     law = case.check_law(args.law)
     params = parse_params(args.param)
     prob = case.problem(law, params, args.t_end)
-    if not args.out.endswith(".csv"):
-        raise UsageError(f"--out must name a .csv file, got {args.out!r}")
+    check_output_pair(args.out)
     options = {}
     if args.method:
         if args.solver != "filippov":
@@ -88,10 +91,12 @@ def cmd_run(args):
 
     case = get_case(args.case)
     out = args.out or os.path.join("out", case.name)
-    result = case.run(out, progress=_progress)
+    check_output_path(out, "--out", "dir")
+    with staged_dir(out) as stage:
+        result = case.run(stage, progress=_progress)
     _progress("")
     for path in result["written"]:
-        print(path)
+        print(os.path.join(out, os.path.relpath(path, stage)))
     return 0
 
 
@@ -121,9 +126,11 @@ def cmd_check(args):
 def cmd_report(args):
     from ..report import build_report
 
-    path = build_report(args.out, args.cases, checks=not args.no_checks, progress=_progress)
+    check_output_path(args.out, "--out", "dir")
+    with staged_dir(args.out) as stage:
+        path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress)
     _progress("")
-    print(path)
+    print(os.path.join(args.out, os.path.relpath(path, stage)))
     return 0
 
 
@@ -173,10 +180,31 @@ def build_parser():
     return p
 
 
+def _terminate(signum, frame):
+    """SIGTERM: unwind like an interrupt, so staged outputs are removed."""
+    raise SystemExit(143)
+
+
 def main(argv=None) -> int:
     try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread
+        pass
+    try:
         args = build_parser().parse_args(argv)
-        return args.func(args)
+        rc = args.func(args)
+        sys.stdout.flush()
+        return rc
+    except BrokenPipeError:  # the reader stopped early (`nsfric list | head -1`)
+        _silence_stdout()
+        return 0
+    except OSError as e:
+        if e.errno != errno.ENOSPC and not isinstance(e, (FileNotFoundError, PermissionError,
+                                                           IsADirectoryError, NotADirectoryError)):
+            raise
+        _silence_stdout()
+        print(f"nsfric: error: cannot write: {e.strerror or e}", file=sys.stderr)
+        return 1
     except (UsageError, ValueError) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
@@ -187,6 +215,15 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:  # pragma: no cover
         print("nsfric: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout():
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,6 +3,7 @@ types and the progress line."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 import numpy as np
@@ -24,6 +25,8 @@ def parse_params(items) -> dict:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise UsageError(f"--param expects NAME=VALUE, got {item!r}")
+        if name.strip() in out:
+            raise UsageError(f"--param {name.strip()} given more than once")
         try:
             out[name.strip()] = float(value)
         except ValueError:
@@ -58,3 +61,11 @@ def _count(name, lo=2):
 def _progress(msg):
     if sys.stderr.isatty():
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
+
+
+def check_output_pair(out: str):
+    """Validate ``--out FILE.csv`` and its JSON sidecar before any computation."""
+    from ..io import check_output_path
+
+    check_output_path(out, "--out", "file", ".csv")
+    check_output_path(os.path.splitext(out)[0] + ".json", "--out (its .json sidecar)", "file")

@@ -9,7 +9,6 @@ Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
 
-import os
 
 
 def _bar(done, total, label):
@@ -22,13 +21,12 @@ def _bar(done, total, label):
 
 def cmd_simulate(args):
     from ..cases import get_case
-    from ._common import UsageError, _progress, parse_params
+    from ._common import UsageError, _progress, check_output_pair, parse_params
     from ..io import versions, write_csv_with_sidecar
     from ..cases import simulate
     from ..schemes import get_scheme
 
-    if not args.out.endswith(".csv"):
-        raise UsageError(f"--out must name a .csv file, got {args.out!r}")
+    check_output_pair(args.out)
     case = get_case(args.case)
     law = case.check_law(args.law)
     scheme = get_scheme(args.scheme)
@@ -63,12 +61,16 @@ def cmd_converge(args):
     from ..cases import get_case
     from ._common import UsageError, _progress, parse_params
     from ..cases import converge
+    from ..io import check_output_path
 
     case = get_case(args.case)
     laws = args.law or [case.default_law]
     params = parse_params(args.param)
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise UsageError(f"--out must be a directory, {args.out!r} is a file")
+    check_output_path(args.out, "--out", "dir")
+    for opt, values in (("--law", laws), ("--scheme", args.scheme), ("--dt", args.dt or [])):
+        dup = sorted({str(v) for v in values if list(values).count(v) > 1})
+        if dup:
+            raise UsageError(f"{opt} given more than once: {', '.join(dup)}")
     fit_range = tuple(args.fit_range) if args.fit_range else None
     label = f"{case.name}: converge"
     res = converge(case, laws, args.scheme, dts=args.dt, variables=args.var, times=args.time,

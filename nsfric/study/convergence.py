@@ -313,9 +313,8 @@ class ConvergenceResult:
     def write(self, out_dir: str, plot: bool = True) -> list:
         """``convergence.csv``, ``orders.csv``, ``convergence.json`` (provenance) and
         ``convergence.png`` in ``out_dir``, written atomically together."""
-        import json
 
-        from ..io import _default, atomic_files, versions
+        from ..io import atomic_files, json_text, versions
 
         paths = [os.path.join(out_dir, n) for n in ("convergence.csv", "orders.csv", "convergence.json")]
         if plot:
@@ -328,7 +327,7 @@ class ConvergenceResult:
             with open(tmps[1], "w") as f:
                 f.write(self.orders_csv_text())
             with open(tmps[2], "w") as f:
-                f.write(json.dumps(meta, indent=2, default=_default, ensure_ascii=False) + "\n")
+                f.write(json_text(meta))
             if plot:
                 import matplotlib.pyplot as plt
 
