@@ -85,7 +85,12 @@ def test_dsds_midpoint_does_not_converge():
 def test_csds_orders():
     res = study("c-sds")
     assert abs(res.fit("c-sds", "euler").order - 1) <= 0.2
-    assert res.fit("c-sds", "heun").order >= 1.8
+    # Heun's local slopes swing between 1.7 and 2.3 as the stick transition moves within
+    # the step: no 4 finest steps agree within tol, so the automatic range gives no order;
+    # over the whole ladder, given as the range, the order is 2 with a small scatter
+    assert not res.fit("c-sds", "heun").ok
+    fit = res.fit("c-sds", "heun", fit_range=(min(LADDER), max(LADDER)))
+    assert fit.order >= 1.8 and fit.n_points == len(LADDER)
     for scheme in CORE_SCHEMES + EVENT_SCHEMES:  # every scheme converges to the reference
         dt, err = res.series("c-sds", scheme)
         assert err[0] < 2e-3 and err[0] < err[-1] / 10, scheme
@@ -93,8 +98,10 @@ def test_csds_orders():
 
 def test_csds_higher_orders_saturate_at_the_stick_transition():
     res = study("c-sds")
-    for scheme in ("rk4", "gear5"):
-        assert res.fit("c-sds", scheme).order < 2.6
+    for scheme in ("rk4", "gear5"):  # an order well below the nominal one, or no order at all
+        fit = res.fit("c-sds", scheme)
+        assert not fit.ok or fit.order < 2.6, fit
+    assert res.fit("c-sds", "rk4").ok
 
 
 @pytest.mark.parametrize("scheme", EVENT_SCHEMES)

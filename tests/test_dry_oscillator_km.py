@@ -16,6 +16,9 @@ from nsfric.symbolic.derive import param_vector
 CASE = nsfric.get_case("dry-oscillator")
 DELTA = ("delta-heun", "delta-bdf2", "delta-bdf5")
 _RUNS = {}
+#: four steps: an order needs at least four in its asymptotic range (at dt = 0.02 the
+#: delta-heun errors are still pre-asymptotic: local slopes 0.84, 1.29, 0.64)
+LADDER = (0.01, 0.005, 0.0025, 0.00125)
 
 
 def run(scheme, dt):
@@ -92,7 +95,7 @@ def test_batch_and_single_run_paths_agree():
 def test_delta_scheme_sticks_and_converges_at_first_order(scheme):
     ref = exact()
     t_stick = [e.t for e in ref.events if e.kind == "stick"][0]
-    dts = (0.02, 0.01, 0.005, 0.0025)
+    dts = LADDER
     errs = []
     for dt in dts:
         res = run(scheme, dt)
@@ -112,7 +115,7 @@ def test_delta_scheme_sticks_and_converges_at_first_order(scheme):
 def test_drift_while_stuck_is_first_order_and_projection_removes_it(scheme):
     lo, hi = F.STUCK_WINDOW
     drifts = []
-    for dt in (0.02, 0.01, 0.005):
+    for dt in LADDER:
         res = run(scheme, dt)
         x, v = res["x"], res["v"]
         i0 = int(np.argmin(np.abs(res.t - lo)))
@@ -123,8 +126,8 @@ def test_drift_while_stuck_is_first_order_and_projection_removes_it(scheme):
         drifts.append(abs(d))
         proj = run(scheme + "-proj", dt)
         assert abs(proj["x"][-1] - proj["x"][i0]) <= 1e-14 and abs(proj["v"][-1]) <= 1e-15
-    assert drifts[0] > drifts[1] > drifts[2] > 0
-    fit = fit_order((0.02, 0.01, 0.005), drifts)
+    assert drifts[0] > drifts[1] > drifts[2] > drifts[3] > 0
+    fit = fit_order(LADDER, drifts)
     assert 0.7 <= fit.order <= 1.4, (fit, drifts)
 
 
@@ -149,4 +152,6 @@ def test_run_writes_fig1_and_the_delta_study(tmp_path):
 
     rows = list(csv.DictReader(open(tmp_path / "delta-orders.csv")))
     heun = [r for r in rows if r["scheme"] == "delta-heun"][0]
-    assert 0.7 <= float(heun["error_order"]) <= 1.4
+    # three steps give no order, and the table says why instead of writing a number
+    assert heun["error_order"] == "nan" and heun["error_reason"].startswith("no order")
+    assert "at least 4" in heun["error_reason"] and heun["drift_reason"].startswith("no order")

@@ -168,7 +168,8 @@ def plot_delta(rows, orders, ref, case, window=STUCK_WINDOW, show_dt=0.02):
             dt = np.array([r["dt"] for r in rs])
             y = np.abs([r[col] for r in rs])
             fit = orders[scheme][col]
-            lab = scheme + (f" (p = {fit.order:.2f})" if np.isfinite(fit.order) else " (≤ 1e-14)")
+            lab = scheme + (f" (p = {fit.order:.2f})" if fit.ok else
+                            " (≤ 1e-14)" if not np.any(y > 1e-14) else " (no order)")
             ls = "--" if scheme.endswith("-proj") else "-"
             ax.loglog(dt, np.maximum(y, 1e-17), ls, marker="os^"[k % 3], ms=4, color=f"C{k % 3}", label=lab)
         dd = np.array(sorted({r["dt"] for r in rows}))
@@ -205,6 +206,8 @@ def run_figures(case, out_dir, progress=None, dts=DTS) -> list:
     for col in ("error", "drift"):
         for key in ("order", "stderr", "dt_min", "dt_max"):
             ocols[f"{col}_{key}"] = np.asarray([getattr(orders[s][col], key) for s in orders], dtype=float)
+    for col in ("error", "drift"):  # "no order: why", or empty
+        ocols[f"{col}_reason"] = np.asarray([orders[s][col].reason for s in orders], dtype=object)
     path = os.path.join(out_dir, "delta-orders.csv")
     write_csv_with_sidecar(path, ocols, dict(meta, note="least-squares slopes over the automatic "
                                                         "asymptotic range (nsfric.study.convergence)"))

@@ -79,10 +79,14 @@ def cmd_converge(args):
     paths = res.write(args.out)
     _progress("")
     w = max(len(f"{o['law']} {o['scheme']}") for o in res.orders())
-    print(f"{'law scheme':{w}s}  order  stderr   dt range           nominal")
+    print(f"{'law scheme':{w}s}  order     stderr  dt range            nominal")
     for o in res.orders():
-        print(f"{o['law'] + ' ' + o['scheme']:{w}s}  {o['order']:5.2f}  {o['order_stderr']:6.3f}  "
-              f"[{o['dt_min']:.3g}, {o['dt_max']:.3g}]  {o['nominal_order']}")
+        head = f"{o['law'] + ' ' + o['scheme']:{w}s}  "
+        if o["reason"]:  # no order: say why, never a number
+            print(f"{head}{'no order':8s}  {'':6s}  {'':18s}  {o['nominal_order']}   {o['reason'][10:]}")
+        else:
+            print(f"{head}{o['order']:8.2f}  {o['order_stderr']:6.3f}  "
+                  f"{'[%.3g, %.3g]' % (o['dt_min'], o['dt_max']):18s}  {o['nominal_order']}")
     for p in paths:
         print(p)
     return 0

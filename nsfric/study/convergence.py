@@ -14,10 +14,8 @@ discrete solution:
   integration): the work of the work-precision diagrams.
 
 The observed order is the least-squares slope of ``log error`` against ``log dt`` over
-the *asymptotic range*: given as ``(dt_min, dt_max)``, or chosen automatically as the
-longest run of consecutive steps (at least three) whose local slopes all lie within
-``tol`` of the fitted slope, preferring the finest such run; points at round-off level
-are excluded.  The fit's standard error and the range used are reported.
+the *asymptotic range* (given as ``(dt_min, dt_max)``, or the automatic small-step range),
+with its standard error, or "no order" and why (:mod:`nsfric.study.fit`).
 """
 from __future__ import annotations
 
@@ -29,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..schemes import get_scheme, simulate
+from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
 
 #: errors below this (relative to the reference's scale) are treated as round-off
 ROUNDOFF = 1e-12
@@ -38,82 +37,6 @@ def default_ladder(t_end: float, levels: int = 7, n_min: int = 50) -> list:
     """Geometric ladder ``dt = t_end/(n_min 2^j)``, ``j = 0..levels-1`` (every grid
     ends exactly on ``t_end``)."""
     return [t_end / (n_min * 2 ** j) for j in range(levels)]
-
-
-@dataclass
-class OrderFit:
-    """Observed order: slope, its standard error, and the range of steps used."""
-
-    order: float
-    stderr: float
-    dt_min: float
-    dt_max: float
-    n_points: int
-    automatic: bool = True
-
-    def as_dict(self) -> dict:
-        return {"order": self.order, "order_stderr": self.stderr, "dt_min": self.dt_min,
-                "dt_max": self.dt_max, "n_points": self.n_points}
-
-
-def _linfit(x, y):
-    n = len(x)
-    xm, ym = x.mean(), y.mean()
-    sxx = float(np.sum((x - xm) ** 2))
-    slope = float(np.sum((x - xm) * (y - ym)) / sxx)
-    resid = y - (ym + slope * (x - xm))
-    stderr = math.sqrt(float(np.sum(resid ** 2)) / (n - 2) / sxx) if n > 2 else float("nan")
-    return slope, stderr
-
-
-def fit_order(dts, errors, fit_range=None, tol=0.3, min_points=3, floor=0.0) -> OrderFit:
-    """Least-squares order over the asymptotic range (see module docstring).
-
-    Parameters
-    ----------
-    dts, errors : sequences of the same length
-    fit_range : (dt_min, dt_max), optional; fit exactly the steps inside it
-    tol : allowed deviation of every local slope from the fitted one (automatic range)
-    min_points : smallest number of points of an automatic range
-    floor : errors at or below it are excluded (round-off)
-    """
-    dts = np.asarray(dts, dtype=float)
-    errors = np.asarray(errors, dtype=float)
-    ok = np.isfinite(errors) & (errors > floor) & (dts > 0)
-    order = np.argsort(dts)
-    idx = [i for i in order if ok[i]]
-    nan = OrderFit(float("nan"), float("nan"), float("nan"), float("nan"), 0)
-    if fit_range is not None:
-        lo, hi = sorted(map(float, fit_range))
-        idx = [i for i in idx if lo * (1 - 1e-9) <= dts[i] <= hi * (1 + 1e-9)]
-        if len(idx) < 2:
-            return nan
-        x, y = np.log(dts[idx]), np.log(errors[idx])
-        s, se = _linfit(x, y)
-        return OrderFit(s, se, float(dts[idx[0]]), float(dts[idx[-1]]), len(idx), False)
-    if len(idx) < 2:
-        return nan
-    x, y = np.log(dts[idx]), np.log(errors[idx])
-    n = len(idx)
-    m = min(min_points, n)
-    best = None
-    for a in range(n):              # finest first
-        for b in range(n, a + m - 1, -1):  # longest first
-            if b - a < m:
-                continue
-            s, se = _linfit(x[a:b], y[a:b]) if b - a > 1 else (float("nan"),) * 2
-            local = np.diff(y[a:b]) / np.diff(x[a:b])
-            if np.all(np.abs(local - s) <= tol):
-                cand = (b - a, -a, s, se, a, b)
-                if best is None or cand[:2] > best[:2]:
-                    best = cand
-                break
-    if best is None:  # no consistent run: the finest points, with their scatter
-        a, b = 0, m
-        s, se = _linfit(x[a:b], y[a:b]) if b - a > 2 else (_linfit(x[a:b], y[a:b])[0], float("nan"))
-    else:
-        _, _, s, se, a, b = best
-    return OrderFit(s, se, float(dts[idx[a]]), float(dts[idx[b - 1]]), b - a)
 
 
 # -- one run -----------------------------------------------------------------------------
@@ -249,8 +172,8 @@ class ConvergenceResult:
 
     def orders(self, column: str = "error") -> list:
         """One dict per law x scheme: the observed order of ``column`` (``error``, or a
-        per-variable ``error_<var>``), its standard error and range, and the nominal
-        order."""
+        per-variable ``error_<var>``), its standard error and range, the nominal order,
+        and ``reason`` (empty, or ``"no order: ..."`` with ``order = nan``)."""
         out = []
         for (law, scheme) in self.fits:
             fit = self.fit(law, scheme, column)
@@ -287,7 +210,7 @@ class ConvergenceResult:
         return table_columns(self.rows, self.row_columns())
 
     def order_columns(self) -> dict:
-        return table_columns(self.orders(), list(self.ORDER_COLUMNS) + ["n_points", "damped_order"])
+        return table_columns(self.orders(), list(self.ORDER_COLUMNS) + ["n_points", "damped_order", "reason"])
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (pandas is imported only here)."""

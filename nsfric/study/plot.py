@@ -25,12 +25,11 @@ def plot_convergence(result, title=None, work=True):
             continue
         fit = result.fits[(law, scheme)]
         lab = f"{law} {scheme}" if len({k[0] for k in keys}) > 1 else scheme
-        if np.isfinite(fit.order):
-            lab += f" (p = {fit.order:.2f})"
+        lab += f" ({fit.label()})" if fit.ok else " (no order)"
         color = cmap(j % 10)
         ls = "--" if scheme.endswith("-event") else "-"
         ax.loglog(dt[ok], err[ok], ls, marker=markers[j % 10], ms=3.5, color=color, label=lab)
-        if np.isfinite(fit.order) and fit.n_points >= 2:
+        if fit.ok:
             sel = ok & (dt >= fit.dt_min * (1 - 1e-9)) & (dt <= fit.dt_max * (1 + 1e-9))
             ax.loglog(dt[sel], err[sel], "-", lw=4, alpha=0.25, color=color)
         from ..schemes import get_scheme
