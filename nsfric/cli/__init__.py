@@ -67,6 +67,9 @@ def cmd_reference(args):
         if args.solver != "filippov":
             raise UsageError(f"--method applies to --solver filippov only, not {args.solver!r}")
         options["method"] = args.method
+    for name in ("max_events", "zeno_window"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
     solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol, **options)
     t_eval = np.linspace(prob.t_span[0], prob.t_span[1], args.samples)
     _progress(f"{case.name}/{law}: {args.solver}")
@@ -75,7 +78,8 @@ def cmd_reference(args):
     if not args.no_cross_check:
         other = "ida" if args.solver != "ida" else "filippov"
         _progress(f"{case.name}/{law}: cross-check with {other}")
-        sol_b = get_solver(other).solve(prob, t_eval=t_eval)
+        loop = {k: v for k, v in options.items() if k in ("max_events", "zeno_window")}
+        sol_b = get_solver(other, **loop).solve(prob, t_eval=t_eval)
         cross = disagreement(sol, sol_b)
     side = write_csv_with_sidecar(args.out, sol.columns(), reference_meta(case, law, sol, cross))
     _progress("")
@@ -152,6 +156,10 @@ def build_parser():
     s.add_argument("--samples", type=_count("--samples"), default=1001)
     s.add_argument("--method", choices=["DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="solve_ivp stepper of the filippov solver (default DOP853)")
+    s.add_argument("--max-events", type=_count("--max-events", 1), metavar="N",
+                   help="event budget of the mode loop (default 10000)")
+    s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
+                   help="Zeno detector: N events within 1e-9 of the span stop the run (default 50)")
     s.add_argument("--rtol", type=_positive("--rtol"))
     s.add_argument("--atol", type=_positive("--atol"))
     s.add_argument("--no-cross-check", action="store_true",

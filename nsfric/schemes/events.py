@@ -17,7 +17,9 @@ crossings inside one step are not missed.  At a sign change it locates the cross
 ``theta`` by Brent's method on the interpolant, redoes the step with length
 ``theta h`` (so the landed state is a step of the scheme itself), lets the shared
 :class:`~nsfric.solvers.switching.ModeLogic` decide the new mode (crossing, sliding,
-leaving; projection onto a constrained surface), logs the event, writes a row there,
+leaving; projection onto a constrained surface) and the shared
+:class:`~nsfric.solvers.loop.ModeLoop` logs the event (event budget, Zeno window
+counted within one step, no-progress guard); the scheme writes a row there
 and continues to the next grid point ``t_{n+1}``; multistep histories are restarted
 after an event.  The interpolation error ``O(h^4)`` in the switching time costs nothing
 at order <= 4 for a field continuous across the surface (the error is quadratic in the
@@ -29,7 +31,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 
-from ..errors import ZenoError
+from ..solvers.loop import ModeLoop, loop_options
 from .base import SCHEMES, Scheme, register_scheme, tag_stages
 
 _THETA = np.linspace(0.0, 1.0, 9)
@@ -49,8 +51,9 @@ def hermite(u0, k0, u1, k1, h, theta):
 class EventAware(Scheme):
     """Event-aware variant of a fixed-step scheme (see module docstring)."""
 
-    def __init__(self, base: Scheme):
+    def __init__(self, base: Scheme, max_events=None, zeno_window=None):
         self.base = base
+        self.loop_options = loop_options(max_events, zeno_window)
         self.name = f"{base.name}-event"
         self.order = base.order
         self.implicit = base.implicit
@@ -63,6 +66,13 @@ class EventAware(Scheme):
     @property
     def damped_order(self):
         return self.base.damped_order
+
+    def with_options(self, max_events=None, zeno_window=None) -> "EventAware":
+        """This scheme with another event budget / Zeno window of the shared mode loop
+        (:class:`~nsfric.solvers.loop.ModeLoop`; the Zeno window counts events within
+        one step): ``max_events`` integer >= 1 (default 10000), ``zeno_window`` integer
+        >= 2 (default 50)."""
+        return EventAware(self.base, max_events, zeno_window)
 
     def step(self, field, t, u, h, hist, record=None):  # pragma: no cover - integrate only
         raise NotImplementedError("event-aware schemes run through integrate()")
@@ -117,10 +127,12 @@ class EventAware(Scheme):
 
     # -- the integration loop -----------------------------------------------------------
     def integrate(self, field, t0, u0, h, n_steps, record=None):
-        logic, base = field.logic, self.base
+        base = self.base
         rows_t, rows_y = [t0], [np.asarray(u0, dtype=float).copy()]
-        mode, u, events, pre = logic.start(t0, u0)
-        if pre is not None:  # the reset at t0 is a row of its own
+        loop = ModeLoop(field.logic, (t0, t0 + n_steps * h), resolution=h, label=self.name,
+                        **self.loop_options)
+        mode, u = loop.start(u0)
+        if loop.segments:  # the reset at t0 is a row of its own
             rows_t.append(t0)
             rows_y.append(u.copy())
         frozen = field.frozen(mode)
@@ -157,23 +169,19 @@ class EventAware(Scheme):
                     else:
                         u_ev = u
                     t = t + h_ev
-                    new, u_ev, event = logic.switch(t, u_ev, mode, guard)
+                    new, u_ev, event = loop.switch(t, u_ev, mode, guard)
                     if event is not None:
-                        events.append(event)
                         mode, frozen, guards = new, field.frozen(new), field.d.guards(new)
                     rows_t.append(t)
                     rows_y.append(u_ev.copy())
                     u, hist = u_ev, None
                     n_events += 1
-                    if n_events > 50:
-                        raise ZenoError(f"{self.name}: more than 50 events in the step ending at "
-                                        f"t = {t_target:.17g}")
                 if termination != "reached t_end":
                     break
                 rows_t.append(t_target)
                 rows_y.append(u.copy())
         Y = np.array(rows_y).T
-        ev = [{"t": e.t, "kind": e.kind, "from": e.from_mode, "to": e.to_mode} for e in events]
+        ev = [{"t": e.t, "kind": e.kind, "from": e.from_mode, "to": e.to_mode} for e in loop.events]
         return np.array(rows_t), Y, {"events": ev, "termination": termination,
                                      "steps": len(rows_t) - 1}
 

@@ -24,7 +24,7 @@ import sympy as sp
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
-from .switching import ModeLogic, ZenoError
+from .switching import ModeLogic
 
 _S = sp.Symbol("s", real=True)
 
@@ -110,31 +110,24 @@ class AnalyticSolver(ReferenceSolver):
         model = problem.model
         d = derive(model)
         p = param_vector(model, problem.params)
-        logic = ModeLogic(d, p)
-        t0, t_end = map(float, problem.t_span)
-        mode, y, events, pre = logic.start(t0, problem.y0)
-        segments = [pre] if pre else []
-        t = t0
+        loop = self.mode_loop(ModeLogic(d, p), problem)
+        t0, t_end = loop.t0, loop.t_end
         n_roots = 0
+
+        def segment(mode, t, y):
+            nonlocal n_roots
+            fl = _flow(d, mode, problem.params)
+            s_hit, gi = self._first_root(fl, y, t_end - t)
+            n_roots += 1
+            s1 = t_end - t if s_hit is None else s_hit
+            y1 = np.array([float(v) for v in fl.state_mp(y, mpmath.mpf(s1))])
+            dense = (lambda tt, ys=y.copy(): fl.state_np(ys, np.asarray(tt) - t)
+                     .reshape((len(ys),) + np.shape(tt)))
+            seg = Segment(mode, t, t + s1, dense, y.copy(), y1)
+            return seg, (None if s_hit is None else fl.guards[gi])
+
         with mpmath.workdps(40):
-            while t < t_end:
-                fl = _flow(d, mode, problem.params)
-                s_hit, gi = self._first_root(fl, y, t_end - t)
-                n_roots += 1
-                s1 = t_end - t if s_hit is None else s_hit
-                y1 = np.array([float(v) for v in fl.state_mp(y, mpmath.mpf(s1))])
-                dense = (lambda tt, fl=fl, ys=y.copy(), ts=t: fl.state_np(ys, np.asarray(tt) - ts)
-                         .reshape((len(ys),) + np.shape(tt)))
-                segments.append(Segment(mode, t, t + s1, dense, y.copy(), y1))
-                t, y = t + s1, y1
-                if s_hit is None:
-                    break
-                mode, y, event = logic.switch(t, y, mode, fl.guards[gi])
-                if event is None:
-                    continue
-                events.append(event)
-                if len(events) > 10000:
-                    raise ZenoError(f"more than 10000 events before t = {t:.17g}")
+            segments, events = loop.run(problem.y0, segment)
         stats = {"nfev": 0, "njev": 0, "nsteps": len(segments), "nevents": len(events),
                  "nroots": n_roots}
         return Solution(model, dict(problem.params), self.name, segments, events, stats,

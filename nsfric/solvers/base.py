@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .loop import ModeLoop, loop_options
+
 REFERENCE_SOLVERS: dict = {}
 
 
@@ -50,6 +52,10 @@ class ReferenceSolver:
 
     Attributes ``name`` and ``supports`` (set of model features: ``"filippov"``,
     ``"constrained"``) are data, read by the registry and the tests.
+
+    Every solver takes the options of the shared mode loop
+    (:class:`~nsfric.solvers.loop.ModeLoop`): ``max_events`` (integer >= 1, default
+    10000) and ``zeno_window`` (integer >= 2, default 50 events).
     """
 
     name = "base"
@@ -64,7 +70,13 @@ class ReferenceSolver:
             raise ValueError(f"rtol must lie in (0, 1), got {self.rtol:g}")
         if not (self.atol > 0 and math.isfinite(self.atol)):
             raise ValueError(f"atol must be > 0, got {self.atol:g}")
+        self.loop_options = loop_options(options.pop("max_events", None), options.pop("zeno_window", None))
         self.options = options
+
+    def mode_loop(self, logic, problem: Problem) -> ModeLoop:
+        """The shared hybrid mode loop of one run, with this solver's event budget and
+        Zeno window."""
+        return ModeLoop(logic, problem.t_span, label=self.name, **self.loop_options)
 
     def solve(self, problem: Problem, t_eval=None):
         t0, t1 = map(float, problem.t_span)

@@ -6,9 +6,9 @@ between events.  In a sliding mode the algebraic state's equation is the constra
 ``h(y) = 0`` and the multiplier ``lam`` (Krengel & Matuttis eq 9) is fixed by
 ``grad h . f_lam = 0`` (index 1 in ``(y_a, lam)``); elsewhere ``lam = 0``.  The current
 mode's guards are Assimulo ``state_events``; ``handle_event`` takes the decision with
-the same :class:`~nsfric.solvers.switching.ModeLogic` as the Filippov solver, projects
-onto the surface, settles cascading switches and sets a consistent ``(y, y')`` before
-the solver re-initialises.
+the same :class:`~nsfric.solvers.loop.ModeLoop` as the Filippov solver (decision,
+projection onto the surface, cascading switches, event budget, Zeno and no-progress
+checks) and sets a consistent ``(y, y')`` before the solver re-initialises.
 
 Dense output is a cubic Hermite interpolant on the solver's internal steps (``y`` and
 ``y'`` at every step); the sample times requested are output points of the solver
@@ -60,8 +60,8 @@ def _problem_class():
     class HybridDAE(Implicit_Problem):
         """Assimulo problem generated from a derived hybrid model."""
 
-        def setup(self, d, p, logic, mode, t0):
-            self.d, self.logic = d, logic
+        def setup(self, d, p, loop, mode, t0):
+            self.d, self.loop = d, loop
             self.p = tuple(np.asarray(p, dtype=float).tolist())  # cheaper unpacking per call
             self.modes = list(d.model.mode_names)
             self.n = d.n
@@ -69,7 +69,6 @@ def _problem_class():
             self.jac_f = {m: d.residual_jacobian(m) for m in self.modes}
             self.guard_f = {m: d.guards(m) for m in self.modes}
             self.n_guards = max(len(g[0]) for g in self.guard_f.values()) or 1
-            self.events = []
             self.records = []  # (t, y, yd, mode)
             self.mode0 = mode
 
@@ -108,14 +107,13 @@ def _problem_class():
             if not fired:
                 return
             ys = np.array(solver.y[: self.n], dtype=float)
-            new, ys, event = self.logic.switch(float(solver.t), ys, mode, gs[fired[0]])
+            new, ys, event = self.loop.switch(float(solver.t), ys, mode, gs[fired[0]])
             if event is None:
                 return
             y, yd = self.consistent(new, ys)
             solver.y = y
             solver.yd = yd
             solver.sw = [m == new for m in self.modes]
-            self.events.append(event)
 
         def handle_result(self, solver, t, y, yd):
             self.records.append((float(t), np.array(y, dtype=float), np.array(yd, dtype=float),
@@ -136,14 +134,13 @@ class _AssimuloSolver(ReferenceSolver):
         model = problem.model
         d = derive(model)
         p = param_vector(model, problem.params)
-        logic = ModeLogic(d, p)
-        t0, t_end = map(float, problem.t_span)
-        mode, ys, events, pre = logic.start(t0, problem.y0)
-        segments = [pre] if pre else []
+        loop = self.mode_loop(ModeLogic(d, p), problem)
+        t0, t_end = loop.t0, loop.t_end
+        mode, ys = loop.start(problem.y0)
         HybridDAE = _problem_class()
         sw0 = [m == mode for m in model.mode_names]
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)
-        prob.setup(d, p, logic, mode, t0)
+        prob.setup(d, p, loop, mode, t0)
         prob.res = prob.residual
         if self.options.get("jacobian", True):
             prob.jac = prob.jacobian
@@ -160,8 +157,7 @@ class _AssimuloSolver(ReferenceSolver):
         ncp_list = None if t_eval is None else list(np.asarray(t_eval, float))
         with _captured_c_stderr() as messages:
             solver.simulate(t_end, 0, ncp_list)
-        events += prob.events
-        segments += self._segments(prob.records)
+        segments = loop.segments + self._segments(prob.records)
         st = solver.statistics
         keys = list(st.keys())
 
@@ -169,9 +165,9 @@ class _AssimuloSolver(ReferenceSolver):
             return int(st[name]) if name in keys else 0
 
         stats = {"nfev": get("nfcns"), "njev": get("njacs"), "nsteps": get("nsteps"),
-                 "nevents": len(prob.events), "nstatefcns": get("nstatefcns"),
+                 "nevents": loop.n_switches, "nstatefcns": get("nstatefcns"),
                  "nfev_fd_jac": get("nfcnjacs")}  # residual calls for finite-difference Jacobians
-        sol = Solution(model, dict(problem.params), self.name, segments, events, stats,
+        sol = Solution(model, dict(problem.params), self.name, segments, loop.events, stats,
                        {"rtol": self.rtol, "atol": self.atol, "method": self.name}, (t0, t_end))
         sol.info["solver_messages"] = messages
         return sol

@@ -9,7 +9,9 @@ the mode, so restarting exactly on ``h = 0`` cannot re-fire) is located by Brent
 method on the dense output to a few ulps.  At the event the shared
 :class:`~nsfric.solvers.switching.ModeLogic` decides crossing, sliding (Filippov,
 Krengel & Matuttis eqs 9-13, with exact projection onto the surface) or leaving, and
-accumulating events stop the run with :class:`ZenoError`.
+the shared :class:`~nsfric.solvers.loop.ModeLoop` logs the events and stops
+accumulating ones (event budget, Zeno window, no-progress guard) with
+:class:`ZenoError`.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from scipy.optimize import brentq, minimize_scalar
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
-from .switching import ModeLogic, ZenoError
+from .switching import ModeLogic
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
 IMPLICIT = {"Radau", "BDF", "LSODA"}
@@ -31,7 +33,8 @@ class FilippovSolver(ReferenceSolver):
     """Event-driven Filippov reference solver (see module docstring).
 
     Options: ``method`` (default ``"DOP853"``), ``n_check`` (guard samples per step,
-    default 8), ``max_events`` (default 10000), ``zeno_window`` (default 50 events).
+    default 8), and the mode-loop options ``max_events`` (default 10000) and
+    ``zeno_window`` (default 50 events) of every reference solver.
     """
 
     name = "filippov"
@@ -42,42 +45,16 @@ class FilippovSolver(ReferenceSolver):
         if method not in METHODS:
             raise ValueError(f"method must be one of {sorted(METHODS)}, got {method!r}")
         n_check = int(self.options.get("n_check", 8))
-        max_events = int(self.options.get("max_events", 10000))
-        window = int(self.options.get("zeno_window", 50))
-        model = problem.model
-        d = derive(model)
-        p = param_vector(model, problem.params)
-        logic = ModeLogic(d, p)
-        t0, t_end = map(float, problem.t_span)
-        mode, y, events, pre = logic.start(t0, problem.y0)
-        segments = [pre] if pre else []
+        d = derive(problem.model)
+        p = param_vector(problem.model, problem.params)
+        loop = self.mode_loop(ModeLogic(d, p), problem)
+        t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
-        t = t0
-        while True:
-            seg, hit = self._segment(d, p, mode, t, y, t_end, method, n_check, stats)
-            segments.append(seg)
-            t, y = seg.t1, seg.y1
-            if hit is None:
-                break
-            mode, y, event = logic.switch(t, y, mode, hit)
-            if event is None:  # grazing: the same mode continues
-                continue
-            events.append(event)
-            stats["nevents"] += 1
-            if len(events) > max_events:
-                raise ZenoError(f"more than {max_events} events before t = {t:.17g}")
-            if len(events) >= window:
-                span = events[-1].t - events[-window].t
-                if span <= 1e-9 * max(1.0, abs(t_end - t0)):
-                    cycle = " -> ".join(e.to_mode for e in events[-6:])
-                    raise ZenoError(
-                        f"Zeno/chattering: {window} events within {span:.3g} time units "
-                        f"before t = {t:.17g} (modes {cycle}); the model has no solution "
-                        f"continuation here -- refine the model or the initial state")
-            if t >= t_end:
-                break
-        return Solution(model, dict(problem.params), self.name, segments, events, stats,
-                        {"rtol": self.rtol, "atol": self.atol, "method": method}, (t0, t_end))
+        segments, events = loop.run(problem.y0, lambda mode, t, y: self._segment(
+            d, p, mode, t, y, t_end, method, n_check, stats))
+        stats["nevents"] = loop.n_switches
+        return Solution(problem.model, dict(problem.params), self.name, segments, events, stats,
+                        {"rtol": self.rtol, "atol": self.atol, "method": method}, (loop.t0, t_end))
 
     def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats):
         f = d.rhs(mode)
@@ -104,8 +81,9 @@ class FilippovSolver(ReferenceSolver):
                 if found is not None:
                     t_hit, i = found
                     hit = guards[i]
-                    ts.append(t_hit)
-                    interps.append(dense)
+                    if t_hit > ts[-1]:  # a root at the step's start ends the previous step
+                        ts.append(t_hit)
+                        interps.append(dense)
                     break
             ts.append(solver.t)
             interps.append(dense)

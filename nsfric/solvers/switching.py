@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import ZenoError
 from ..solution import Event, Segment
 
-__all__ = ["ModeLogic", "ZenoError"]
+__all__ = ["ModeLogic", "ZenoError", "no_progress"]
 
 
 class ModeLogic:
@@ -59,28 +59,49 @@ class ModeLogic:
         sm = self.sigma(surface, minus, y) if minus else None
         scale = max(abs(sp_ or 0.0), abs(sm or 0.0), 1e-300)
         tol = 1e-12 * scale
+        a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y)
         if plus and minus:
-            if sp_ > tol and sm > tol:
+            if a > 0 and b > 0:
                 return plus
-            if sp_ < -tol and sm < -tol:
+            if a < 0 and b < 0:
                 return minus
-            if sp_ <= tol and sm >= -tol and slide is not None and (sp_ < -tol or sm > tol):
+            if a <= 0 <= b and slide is not None and (a < 0 or b > 0):
                 return slide.name
             # tangential or repulsive: continue in the direction of travel
             if from_mode == plus:
-                return minus if (sp_ < -tol or sm < -tol) else plus
+                return minus if (a < 0 or b < 0) else plus
             if from_mode == minus:
-                return plus if (sp_ > tol or sm > tol) else minus
+                return plus if (a > 0 or b > 0) else minus
             return plus if (sp_ + sm) >= 0 else minus
         if plus:  # minus side forbidden
-            if sp_ < -tol and slide is not None:
-                return slide.name
-            return plus
+            return slide.name if (a < 0 and slide is not None) else plus
         if minus:
-            if sm > tol and slide is not None:
-                return slide.name
-            return minus
+            return slide.name if (b > 0 and slide is not None) else minus
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
+
+    def directions(self, surface, plus, minus, tol, y):
+        """Where the fields of the two neighbouring regions carry the flow off ``surface``
+        (+1 into ``h > 0``, -1 into ``h < 0``, 0 undecided; ``None`` for a missing side).
+
+        First order: the sign of ``sigma = grad h . f`` beyond ``tol``.  At a tangency
+        (``|sigma| <= tol``, e.g. a start at rest on the surface of the hump model) the
+        second-order test of Piiroinen & Kuznetsov (2008): the sign of
+        ``d2h/dt2 = grad(grad h . f) . f`` (:meth:`DerivedModel.sigma2`).
+        """
+        out, tangent = [], []
+        for region, sig in (plus, minus):
+            if region is None:
+                out.append(None)
+            elif abs(sig) > tol:
+                out.append(1 if sig > 0 else -1)
+            else:
+                out.append(0)
+                tangent.append((len(out) - 1, float(self.d.sigma2(surface, region)(y, self.p)[0])))
+        if tangent:
+            tol2 = 1e-12 * max(max(abs(s2) for _, s2 in tangent), 1e-300)
+            for i, s2 in tangent:
+                out[i] = 1 if s2 > tol2 else (-1 if s2 < -tol2 else 0)
+        return out
 
     def project(self, mode: str, y):
         """Apply the reset map of a sliding mode (exact projection onto its surface)."""
@@ -153,7 +174,10 @@ class ModeLogic:
         mode's own field makes it grow at once (``grad g . f > 0``): e.g. entering D-SDS
         sliding exactly at ``v = gamma F_max/(m k)`` leaves it again at the same instant
         (a tangential exit).  A guard at zero with zero rate (second-order contact, as
-        at the D-SDS stick onset) is not active.
+        at the D-SDS stick onset) is not active -- except the guard ``h -> 0`` of a
+        region whose own field leaves it at second order (``d2h/dt2`` pointing out of
+        the region, Piiroinen & Kuznetsov 2008).  A switch back to a mode already
+        visited here is a cycle without progress: :func:`no_progress`.
         """
         visited = [mode]
         for _ in range(max_iter):
@@ -168,6 +192,9 @@ class ModeLogic:
             active = [(v, g) for v, r, g in zip(vals, rates, gs)
                       if v > tol or (v >= -tol and r > rtol)]
             if not active:
+                active = [(v, g) for v, r, g in zip(vals, rates, gs)
+                          if abs(v) <= tol and abs(r) <= rtol and self._leaves(mode, g, y, rtol)]
+            if not active:
                 return mode
             _, g = max(active, key=lambda a: a[0])
             if isinstance(g.target, tuple):
@@ -176,8 +203,31 @@ class ModeLogic:
                 new = g.target
             if new == mode:
                 return mode
+            if new in visited:
+                raise no_progress("", None, y, visited + [new])
             mode = new
             visited.append(mode)
         raise ZenoError(f"Zeno/chattering: mode switches do not settle at y={y} "
                         f"(modes {' -> '.join(visited)}); no mode has a consistent "
                         f"continuation here -- does the model lack a sliding mode?")
+
+    def _leaves(self, mode, guard, y, tol):
+        """The region ``mode``'s own field leaves it through ``guard``'s surface at
+        second order: ``-sign d2h/dt2 > 0``."""
+        if not isinstance(guard.target, tuple) or self.m.is_sliding(mode):
+            return False
+        surface = guard.target[1]
+        sign = self.m.mode(mode).signs[surface]
+        return -sign * float(self.d.sigma2(surface, mode)(y, self.p)[0]) > tol
+
+
+def no_progress(label, t, y, modes) -> ZenoError:
+    """The diagnosis of mode switches that return to a mode already entered at the same
+    point ``(t, y)`` without the trajectory advancing."""
+    where = f"t = {t:.17g}, " if t is not None else ""
+    return ZenoError(
+        f"{label + ': ' if label else ''}no progress (Zeno/chattering): the switches at {where}"
+        f"y = {np.asarray(y).tolist()} return to mode {modes[-1]!r} without the trajectory "
+        f"advancing (modes {' -> '.join(modes)}); the mode decisions here contradict each "
+        f"other and no mode has a consistent continuation -- check the model's fields, "
+        f"guards and sliding modes on this surface (does it lack a sliding mode?)")

@@ -94,6 +94,16 @@ class DerivedModel:
             self._memo[key] = sp.cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
         return self._memo[key]
 
+    def sigma2_expr(self, surface: str, region: str):
+        """Second derivative ``d2h/dt2 = grad(grad h . f) . f`` along ``region``'s field:
+        the sign that decides a tangential contact (``sigma = 0``) with the surface
+        (Piiroinen & Kuznetsov 2008, the second-order exit test)."""
+        key = ("sigma2", surface, region)
+        if key not in self._memo:
+            r, s1 = self.model.mode(region), self.sigma_expr(surface, region)
+            self._memo[key] = sp.cancel(sum(sp.diff(s1, y) * r.rhs[y] for y in self.y))
+        return self._memo[key]
+
     def _region(self, r: Region) -> SymbolicMode:
         missing = [s for s in self.y if s not in r.rhs]
         if missing:
@@ -212,6 +222,10 @@ class DerivedModel:
     def sigma(self, surface: str, region: str):
         return self._numeric_fn(("sigma", surface, region),
                           lambda: self._gen([self.sigma_expr(surface, region)]))
+
+    def sigma2(self, surface: str, region: str):
+        return self._numeric_fn(("sigma2", surface, region),
+                                lambda: self._gen([self.sigma2_expr(surface, region)]))
 
     def reset(self, sliding: str):
         return self._numeric_fn(("reset", sliding), lambda: self._gen(self.reset_expr(sliding)))
