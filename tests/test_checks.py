@@ -15,6 +15,8 @@ from hypothesis import given, settings, strategies as st
 from nsfric.symbolic import impact_laws as IL
 from nsfric.symbolic import kuhn as K
 from nsfric.symbolic import laws as L
+from nsfric.symbolic import normal as N
+from nsfric.symbolic import tangential as T
 from nsfric.symbolic.checks import CHECKS, CheckResult, checks_markdown, run_checks, select
 from nsfric.symbolic.checks import fuhrer, krengel
 from nsfric.symbolic.checks.__main__ import main as checks_main
@@ -91,19 +93,19 @@ def _tampered_oscillator(mode, key, fn):
 
 
 def _dsds_surfaces(factor):
-    law = L.d_sds()
+    law = T.d_sds()
     FS = L.test_force(xi, v)
     return dataclasses.replace(law, switching={"h_plus": FS - factor * F_max, "h_minus": FS + factor * F_max})
 
 
 def _dsds_slider_flipped():
-    law = L.d_sds()
+    law = T.d_sds()
     sl = {n: dataclasses.replace(s, F=-s.F) for n, s in law.slidings.items()}
     return dataclasses.replace(law, slidings=sl)
 
 
 def _coulomb_slip_minus_doubled():
-    law = L.coulomb_static()
+    law = T.coulomb_static()
     return _branch(law, "slip-", F=2 * L.mu * L.F_N)
 
 
@@ -115,15 +117,15 @@ def _wb_mutated():
 
 
 MUTATIONS = {
-    "csds-energy-balance": [dict(law=_slips(L.c_sds(), lambda F: -(F - k * xi) / gamma))],
-    "csds-branches": [dict(law=_branch(L.c_sds(), "stick", rate=-(L.test_force(xi, v) + k * xi) / (2 * gamma))),
-                      dict(law=_slips(L.c_sds(), lambda F: -(F + k * xi) / gamma + v / 10))],
-    "csds-loading-rate": [dict(law=_slips(L.c_sds(), lambda F: -(F + k * xi) / (2 * gamma)))],
-    "csds-test-force": [dict(law=_slips(L.c_sds(), lambda F: -(2 * F + k * xi) / gamma)),
+    "csds-energy-balance": [dict(law=_slips(T.c_sds(), lambda F: -(F - k * xi) / gamma))],
+    "csds-branches": [dict(law=_branch(T.c_sds(), "stick", rate=-(L.test_force(xi, v) + k * xi) / (2 * gamma))),
+                      dict(law=_slips(T.c_sds(), lambda F: -(F + k * xi) / gamma + v / 10))],
+    "csds-loading-rate": [dict(law=_slips(T.c_sds(), lambda F: -(F + k * xi) / (2 * gamma)))],
+    "csds-test-force": [dict(law=_slips(T.c_sds(), lambda F: -(2 * F + k * xi) / gamma)),
                         dict(eq17=lambda s: gamma * s - F_max)],
     "dsds-reset": [dict(law=_dsds_surfaces(2))],
     "dsds-euler-step": [dict(law=_dsds_slider_flipped())],
-    "dsds-stick-threshold": [dict(law=_branch(L.d_sds(), "stick", rate=2 * v)),
+    "dsds-stick-threshold": [dict(law=_branch(T.d_sds(), "stick", rate=2 * v)),
                              dict(eq20=lambda: 2 * gamma * F_max / (L.m * k))],
     "filippov-lambda": [dict(eq13=lambda fI, fII: fII / (fI - fII)),
                         dict(derived=_tampered_oscillator("stick", "lam", lambda lam: 1 - lam))],
@@ -132,12 +134,12 @@ MUTATIONS = {
         dict(f_ext=lambda: L.k * L.x)],
     "sliding-field-tangent": [dict(models=[("tampered", _tampered_oscillator("stick", "rhs", lambda e: e + L.x))])],
     "linear-dashpot-restitution": [
-        dict(law=_branch(L.linear_spring_dashpot(), "contact", F=-L.k_n * xi + L.gamma_n * v)),
-        dict(law=_branch(L.linear_spring_dashpot(), "contact", F=-2 * L.k_n * xi - L.gamma_n * v))],
+        dict(law=_branch(N.linear_spring_dashpot(), "contact", F=-L.k_n * xi + L.gamma_n * v)),
+        dict(law=_branch(N.linear_spring_dashpot(), "contact", F=-2 * L.k_n * xi - L.gamma_n * v))],
     "hertz-collision-time": [dict(law=_branch(IL.hertz(), "contact", F=-2 * IL.k_n_tilde * xi ** sp.Rational(3, 2))),
                              dict(law=_branch(IL.hertz(), "contact", F=-IL.k_n_tilde * xi ** sp.Rational(5, 2)))],
     "walton-braun-restitution": [dict(law=_wb_mutated())],
-    "tangential-half-period": [dict(law=lambda z, Fn, ks, mu: IL.cundall_strack(z, Fn, 2 * ks, mu)),
+    "tangential-half-period": [dict(law=T.cundall_strack(k=2 * T.k_t)),
                                dict(eq19=lambda mass=IL.m_p, radius=IL.R: mass * radius ** 2 / 2)],
     "brake-failure-velocity": [dict(eq25=lambda **kw: 2 * IL.brake_failure_velocity(**kw))],
     "kuhn-contact-onset": [dict(eq7=lambda ze, dz: 1 + ze / dz)],

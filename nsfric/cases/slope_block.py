@@ -20,8 +20,8 @@ Tangential contact (laws):
 * ``coulomb`` -- dry Coulomb friction with exact static friction (K-M eqs 3-14): a
   Filippov sliding mode on ``g = vx`` with the state-dependent bound ``mu F_n``.  This
   is the paper's "DAE" friction, computed numerically exactly.
-* ``cundall-strack`` -- the spring with cut-off of eqs 19-20 (module
-  :mod:`nsfric.symbolic.cundall_strack`), ``k_t = 2/7 Y``,
+* ``cundall-strack`` -- the spring with cut-off of eqs 19-20 (law
+  :func:`nsfric.symbolic.tangential.cundall_strack`), ``k_t = 2/7 Y``,
   ``gamma_t = 1/4 sqrt(k_t m_eff,tan)`` (Table 1).
 
 ``damping`` (0 or 1, any value in [0, 1] is accepted) switches both the normal damping

@@ -1,33 +1,47 @@
-"""Contact laws, declared once in SymPy.
+"""Contact laws, declared once in SymPy, with explicit arguments.
 
-A law is data: its parameters (with allowed ranges), its internal states (the spring
-displacement ``xi``), its switching functions and, per mode, the contact force ``F``
-and the rates of its internal states.  A case (:mod:`nsfric.cases`) couples a law to
-mechanics (``m dv/dt = F + ...``) with :func:`couple`, which yields a
-:class:`~nsfric.symbolic.model.HybridModel`.
+A law is data: its parameters (with allowed ranges), its internal (history) states, its
+switching functions and, per mode, the force and the rates of its internal states.  Two
+kinds compose (:func:`nsfric.symbolic.coupling.couple`):
 
-Symbols carry the papers' names: ``xi`` (spring displacement / overlap), ``v``
-(relative velocity), ``k``, ``gamma``, ``F_max``, ``mu``, ``F_N``, ``m``.
+* a :class:`NormalLaw` is a function of the overlap ``xi`` and its rate ``v`` (its
+  argument symbols :attr:`NormalLaw.overlap`, :attr:`NormalLaw.rate`); its force ``F``
+  acts on the overlap coordinate (``F < 0`` is repulsive, ``m_eff dv/dt = F``);
+* a :class:`TangentialLaw` is a function of the relative tangential velocity
+  (:attr:`TangentialLaw.velocity`: a symbol, or a tuple of symbols in the tangential
+  plane), the normal force :attr:`TangentialLaw.normal_force` (``F_N``) and its own
+  history states; its force ``F`` opposes the relative tangential motion.
+
+``couple`` substitutes the argument symbols by the expressions a kinematics object
+(:mod:`nsfric.symbolic.kinematics`) supplies.  Symbols carry the papers' names:
+``xi`` (spring displacement / overlap), ``v`` (relative velocity), ``k``, ``gamma``,
+``F_max``, ``mu``, ``F_N``, ``m``.  The laws themselves live in
+:mod:`nsfric.symbolic.tangential` and :mod:`nsfric.symbolic.normal`; they are listed by
+name in :data:`TANGENTIAL_LAWS` and :data:`NORMAL_LAWS`, filled explicitly
+(:func:`register_law`) and through the entry-point group ``nsfric.laws``
+(:func:`load_entry_points`).
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import sympy as sp
 
-from .model import HybridModel, Param, Region, Sliding
+from .model import Param
 
 # ---------------------------------------------------------------------------
-# symbols, shared by every law and case (same names everywhere)
+# symbols, shared by every law and system (same names everywhere)
 xi, v, x = sp.symbols("xi v x", real=True)
 k, gamma, F_max, m = sp.symbols("k gamma F_max m", positive=True)
 mu, F_N = sp.symbols("mu F_N", nonnegative=True)
 k_n, gamma_n = sp.symbols("k_n gamma_n", positive=True)
 lam = sp.Symbol("lam", real=True)
+xi_1, xi_2, v_1, v_2 = sp.symbols("xi_1 xi_2 v_1 v_2", real=True)
 
 
 def P(symbol, default, lo=-sp.oo, hi=sp.oo, lo_open=False, hi_open=False, doc="", unit=""):
-    """Shorthand for :class:`Param`."""
+    """Shorthand for :class:`~nsfric.symbolic.model.Param`."""
     return Param(symbol, float(default), float(lo), float(hi), lo_open, hi_open, doc, unit)
 
 
@@ -38,12 +52,14 @@ def test_force(xi_, v_, k_=k, gamma_=gamma):
 
 @dataclass(frozen=True)
 class Branch:
-    """One smooth mode of a law: sign pattern, force ``F`` and internal-state rates."""
+    """One smooth mode of a law: sign pattern, force ``F``, internal-state rates, the
+    kind of event logged on entering it and extra named outputs (e.g. ``E_el``)."""
 
     signs: dict
     F: sp.Expr
-    rates: dict
-    kind: str
+    rates: dict = field(default_factory=dict)
+    kind: str = ""
+    outputs: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -60,12 +76,22 @@ class LawSliding:
     entry_kind: str = "stick"
 
 
+def _branch(name, b):
+    """A :class:`Branch` from a Branch or a tuple ``(signs, F[, rates[, kind]])``."""
+    if isinstance(b, Branch):
+        return b
+    signs, F, *rest = b
+    rates = rest[0] if rest else {}
+    kind = rest[1] if len(rest) > 1 else name
+    return Branch(dict(signs), F, dict(rates), kind)
+
+
 @dataclass(frozen=True)
 class Law:
-    """A contact law declared symbolically.
+    """A contact law declared symbolically (the common data of both kinds).
 
-    ``branches`` and ``slidings`` are keyed by mode name.  ``reference`` cites the
-    paper and equations.
+    ``branches`` and ``slidings`` are keyed by mode name; a branch may be given as a
+    tuple ``(signs, F[, rates[, kind]])``.  ``reference`` cites the paper and equations.
     """
 
     name: str
@@ -77,180 +103,105 @@ class Law:
     slidings: dict = field(default_factory=dict)
     doc: str = ""
 
+    def __post_init__(self):
+        object.__setattr__(self, "branches", {n: _branch(n, b) for n, b in self.branches.items()})
+        object.__setattr__(self, "states", tuple(self.states))
+        object.__setattr__(self, "params", tuple(self.params))
+        for n, b in self.branches.items():
+            bad = [s for s in b.signs if s not in self.switching]
+            if bad:
+                raise ValueError(f"law {self.name!r}: branch {n!r} uses unknown switching function(s) {bad}")
 
-def _sds_params(default_gamma=2.0):
-    return (
-        P(k, 1.0, 0, lo_open=True, doc="tangential spring stiffness", unit="n.u."),
-        P(gamma, default_gamma, 0, lo_open=True, doc="tangential damping", unit="n.u."),
-        P(F_max, 1.0, 0, lo_open=True, doc="critical force mu F_n", unit="n.u."),
-    )
 
+@dataclass(frozen=True)
+class TangentialLaw(Law):
+    """A tangential law ``F(v_t, F_N; history)``.
 
-def c_sds() -> Law:
-    """Continuous spring-dashpot-slider, Führer et al. eq 10.
-
-    ``F = clip(F_S, -F_max, F_max)`` with ``F_S = -k xi - gamma v`` (eq 1) and
-    ``gamma dxi/dt = -(F + k xi)`` (eq 6, i.e. eq 10): the sticking branch gives
-    ``dxi/dt = v`` (eq 2), the sliding branches give eq 9.  The field is continuous
-    across ``|F_S| = F_max``; only its derivative jumps.
+    ``velocity`` is the argument symbol of the relative tangential velocity (a tuple of
+    symbols for a vector in the tangential plane; then ``F`` of every branch is a tuple
+    of the same length), ``normal_force`` that of the normal force ``F_N`` (replaced by
+    the normal law's repulsive force when one is coupled).
     """
-    F_S = test_force(xi, v)
-    sw = {"h_plus": F_S - F_max, "h_minus": F_S + F_max}
 
-    def rate(F):
-        return {xi: -(F + k * xi) / gamma}
+    velocity: object = v
+    normal_force: sp.Symbol = F_N
 
-    branches = {
-        "slip+": Branch({"h_plus": 1}, F_max, rate(F_max), "slip"),
-        "stick": Branch({"h_plus": -1, "h_minus": 1}, F_S, rate(F_S), "stick"),
-        "slip-": Branch({"h_minus": -1}, -F_max, rate(-F_max), "slip"),
-    }
-    return Law("c-sds", "Führer, Brendel & Wolf (2024) eqs 1, 4-10", (xi,), _sds_params(),
-               sw, branches, doc=c_sds.__doc__)
+    @property
+    def dim(self) -> int:
+        return len(self.velocity) if isinstance(self.velocity, tuple) else 1
 
 
-def d_sds() -> Law:
-    """Discontinuous spring-dashpot-slider (Luding; LAMMPS), Führer et al. eqs 1-3.
+@dataclass(frozen=True)
+class NormalLaw(Law):
+    """A normal law ``F(xi, dxi/dt; history)`` on the overlap coordinate (``F < 0`` repulsive).
 
-    Sticking: ``dxi/dt = v`` (eq 2), ``F = F_S``.  Sliding: ``xi`` is tied to ``v`` by
-    eq 3, ``xi_D = -(F_max sign(F_S) + gamma v)/k``, so that ``|F_S| = F_max`` -- in
-    continuous time a DAE (Appendix A).  A state with ``|F_S| > F_max`` is projected
-    onto the surface (the instantaneous reset of ``xi``); sticking begins when the
-    stick dynamics no longer push ``|F_S|`` above ``F_max`` (cf. eq 20).
+    ``overlap`` and ``rate`` are its argument symbols; ``free`` names the branches out
+    of contact (no force; a coupled tangential law is inactive there).
     """
-    F_S = test_force(xi, v)
-    sw = {"h_plus": F_S - F_max, "h_minus": F_S + F_max}
-    branches = {"stick": Branch({"h_plus": -1, "h_minus": 1}, F_S, {xi: v}, "stick")}
-    slidings = {
-        "slip+": LawSliding("h_plus", "constrained", xi, None, "stick", F=F_max, entry_kind="slip"),
-        "slip-": LawSliding("h_minus", "constrained", xi, "stick", None, F=-F_max, entry_kind="slip"),
-    }
-    return Law("d-sds", "Führer, Brendel & Wolf (2024) eqs 1-3, 18-20", (xi,), _sds_params(),
-               sw, branches, slidings, doc=d_sds.__doc__)
+
+    overlap: sp.Symbol = xi
+    rate: sp.Symbol = v
+    free: tuple = ()
 
 
-def coulomb_static() -> Law:
-    """Dry Coulomb friction with exact static friction, Krengel & Matuttis eqs 3-14.
+# ---------------------------------------------------------------------------
+# registries
+#: name -> factory returning a :class:`TangentialLaw` (called without arguments)
+TANGENTIAL_LAWS: dict = {}
+#: name -> factory returning a :class:`NormalLaw`
+NORMAL_LAWS: dict = {}
+ENTRY_POINT_GROUP = "nsfric.laws"
 
-    ``F = -mu F_N sign(v)`` off the surface ``g = v = 0`` (eqs 4-6); on it, the
-    Filippov convex combination (eq 9) with ``lam = a_I/(a_I + a_II)`` (eq 12) makes the
-    static friction compensate the external force exactly (eq 14).
+
+def register_law(factory=None, name: str | None = None):
+    """Register a law factory (a function returning a law; usable as a decorator).
+
+    The kind (normal or tangential) and, unless given, the name come from the law the
+    factory returns.
     """
-    sw = {"g": v}
-    branches = {
-        "slip+": Branch({"g": 1}, -mu * F_N, {}, "slip"),
-        "slip-": Branch({"g": -1}, mu * F_N, {}, "slip"),
-    }
-    slidings = {"stick": LawSliding("g", "filippov", v, "slip+", "slip-")}
-    params = (
-        P(mu, 0.4, 0, doc="friction coefficient"),
-        P(F_N, 1.0, 0, doc="normal force"),
-    )
-    return Law("coulomb", "Krengel & Matuttis eqs 3-14", (), params, sw, branches, slidings,
-               doc=coulomb_static.__doc__)
-
-
-xi_1, xi_2, v_1, v_2 = sp.symbols("xi_1 xi_2 v_1 v_2", real=True)
-
-
-def c_sds_2d() -> Law:
-    """C-SDS in the tangential plane, Führer et al. eqs 1, 8-10 with vectors.
-
-    ``F_S = -k xi - gamma v`` (eq 1); sticking where ``|F_S| < F_max``
-    (``F = F_S``, ``dxi/dt = v``); sliding where ``|F_S| > F_max``:
-    ``F = F_max F_S/|F_S|`` and ``gamma dxi/dt = -(F + k xi)`` (eq 9, i.e. eq 10).  One
-    switching function ``h = |F_S|^2 - F_max^2``; the field is continuous across it.
-    The force is a vector: ``F`` is the tuple ``(F_1, F_2)``.
-    """
-    F_S = (test_force(xi_1, v_1), test_force(xi_2, v_2))
-    norm = sp.sqrt(F_S[0] ** 2 + F_S[1] ** 2)
-    F_slip = tuple(F_max * c / norm for c in F_S)
-
-    def rate(F):
-        return {xi_1: -(F[0] + k * xi_1) / gamma, xi_2: -(F[1] + k * xi_2) / gamma}
-
-    branches = {
-        "slip": Branch({"h": 1}, F_slip, rate(F_slip), "slip"),
-        "stick": Branch({"h": -1}, F_S, rate(F_S), "stick"),
-    }
-    return Law("c-sds-2d", "Führer, Brendel & Wolf (2024) eqs 1, 8-10 (vector form)", (xi_1, xi_2),
-               _sds_params(), {"h": F_S[0] ** 2 + F_S[1] ** 2 - F_max ** 2}, branches,
-               doc=c_sds_2d.__doc__)
-
-
-def linear_spring_dashpot() -> Law:
-    """Linear spring-dashpot normal force ``F_n = -k_n xi - gamma_n dxi/dt``, Schäfer et al. eq 2.
-
-    Here ``xi`` is the overlap (positive in contact) and ``v = dxi/dt``; ``F`` is the
-    force on the relative coordinate, so ``m_eff dv/dt = F``.  The contact exists while
-    the switching function (overlap, or the repulsive force, see the case) is positive.
-    """
-    F = -k_n * xi - gamma_n * v
-    params = (
-        P(k_n, 7.32e6, 0, lo_open=True, doc="normal stiffness", unit="N/m"),
-        P(gamma_n, 2.06, 0, doc="normal damping", unit="kg/s"),
-    )
-    branches = {
-        "contact": Branch({"h": 1}, F, {}, "contact-begin"),
-        "free": Branch({"h": -1}, sp.Integer(0), {}, "contact-end"),
-    }
-    return Law("linear-dashpot", "Schäfer, Dippel & Wolf (1996) eqs 2-5", (), params,
-               {"h": xi}, branches, doc=linear_spring_dashpot.__doc__)
-
-
-TANGENTIAL_LAWS = {"c-sds": c_sds, "d-sds": d_sds, "coulomb": coulomb_static, "c-sds-2d": c_sds_2d}
-NORMAL_LAWS = {"linear-dashpot": linear_spring_dashpot}
-
-
-def couple(law: Law, name: str, mechanics: dict, extra_params=(), outputs=None,
-           switching=None, reference="") -> HybridModel:
-    """Couple a law to mechanics and return the :class:`HybridModel`.
-
-    Parameters
-    ----------
-    mechanics : dict
-        Mechanical state symbol -> rate expression in terms of the symbol ``F_c``
-        (the contact force of the active mode), e.g. ``{v: F_c/m}``; for a vector
-        force (a tuple ``F``) in terms of its components ``F_c1, F_c2, ...``.
-    switching : dict, optional
-        Rename/replace the law's switching functions (used to pick the
-        contact-end criterion of a normal law).
-    outputs : dict, optional
-        Mode-independent derived quantities (energies).
-    """
-    F_c = sp.Symbol("F_c")
-
-    def force_subs(F):
-        if isinstance(F, tuple):
-            return {sp.Symbol(f"F_c{i + 1}"): c for i, c in enumerate(F)}
-        return {F_c: F}
-
-    def force_outputs(F):
-        if isinstance(F, tuple):
-            return {f"F_{i + 1}": c for i, c in enumerate(F)}
-        return {"F": F}
-
-    sw = dict(switching if switching is not None else law.switching)
-    mech_states = tuple(mechanics)
-    states = tuple(law.states) + tuple(s for s in mech_states if s not in law.states)
-    # order states as in the papers: internal states first, then mechanics
-    regions = []
-    for mname, br in law.branches.items():
-        rhs = dict(br.rates)
-        rhs.update({s: e.subs(force_subs(br.F)) for s, e in mechanics.items()})
-        regions.append(Region(mname, dict(br.signs), rhs, force_outputs(br.F), br.kind))
-    slidings = []
-    for mname, sl in law.slidings.items():
-        if sl.kind == "constrained":
-            rhs = dict(sl.rates)
-            rhs.update({s: e.subs(force_subs(sl.F)) for s, e in mechanics.items() if s != sl.algebraic})
-            outs = force_outputs(sl.F)
+    def deco(fn):
+        law = fn()
+        if isinstance(law, NormalLaw):
+            registry = NORMAL_LAWS
+        elif isinstance(law, TangentialLaw):
+            registry = TANGENTIAL_LAWS
         else:
-            rhs, outs = {}, {}
-        slidings.append(Sliding(mname, sl.surface, sl.kind, sl.algebraic, sl.plus, sl.minus,
-                                rhs, outs, sl.entry_kind))
-    params = tuple(law.params) + tuple(extra_params)
-    return HybridModel(name=name, states=states, params=params, switching=sw,
-                       regions=tuple(regions), slidings=tuple(slidings),
-                       common_outputs=dict(outputs or {}),
-                       reference=reference or law.reference)
+            raise ValueError(f"law factory {fn!r} must return a NormalLaw or TangentialLaw, got {type(law).__name__}")
+        registry[name or law.name] = fn
+        return fn
+    return deco if factory is None else deco(factory)
+
+
+def load_entry_points(group: str = ENTRY_POINT_GROUP) -> list:
+    """Register the laws of installed plug-ins (entry points of ``group``).
+
+    Each entry point names a law factory (or a law object).  A plug-in that fails to
+    load is skipped with a warning.  Returns the names registered.
+    """
+    from importlib.metadata import entry_points
+
+    names = []
+    for ep in entry_points(group=group):
+        try:
+            obj = ep.load()
+            factory = (lambda law=obj: law) if isinstance(obj, Law) else obj
+            register_law(factory, ep.name)
+            names.append(ep.name)
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break nsfric
+            warnings.warn(f"nsfric: law plug-in {ep.name!r} ({ep.value}) not loaded: {exc}", stacklevel=2)
+    return names
+
+
+def registered_laws() -> dict:
+    """``{"tangential": {name: factory}, "normal": {name: factory}}`` of every known law."""
+    return {"tangential": dict(TANGENTIAL_LAWS), "normal": dict(NORMAL_LAWS)}
+
+
+def get_law(name: str, kind: str = "tangential"):
+    """The law ``name`` of ``kind`` (``"tangential"`` or ``"normal"``), freshly built."""
+    reg = {"tangential": TANGENTIAL_LAWS, "normal": NORMAL_LAWS}.get(kind)
+    if reg is None:
+        raise ValueError(f"law kind must be 'tangential' or 'normal', got {kind!r}")
+    if name not in reg:
+        raise ValueError(f"unknown {kind} law {name!r}; choose one of {sorted(reg)}")
+    return reg[name]()

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from .validation import validate
+
 
 @dataclass(frozen=True)
 class Param:
@@ -130,6 +132,12 @@ class HybridModel:
         Derived quantities that are the same expression in every mode (energies...).
     reference : str
         The paper and equations this model implements.
+    positive : tuple of expressions
+        Expressions known to be positive where the modes that use them apply (a normal
+        force in contact); used only to prove sign combinations infeasible.
+
+    Building a model validates it (:func:`~nsfric.symbolic.validation.validate`):
+    unknown symbols, missing rates, uncovered or overlapping modes raise ValueError.
     """
 
     name: str
@@ -140,6 +148,7 @@ class HybridModel:
     slidings: tuple = ()
     common_outputs: dict = field(default_factory=dict)
     reference: str = ""
+    positive: tuple = ()
 
     def __post_init__(self):
         names = [r.name for r in self.regions] + [s.name for s in self.slidings]
@@ -156,6 +165,7 @@ class HybridModel:
         if any(s.kind == "filippov" for s in self.slidings):
             outs.append("lam")
         self.output_names = tuple(outs)
+        validate(self)
 
     # -- lookup ---------------------------------------------------------------
     @property

@@ -8,13 +8,15 @@ cases.
 """
 from __future__ import annotations
 
-import dataclasses
 from functools import lru_cache
 
 import sympy as sp
 
 from . import laws as L
-from .cundall_strack import cundall_strack
+from . import normal as N
+from . import tangential as T
+from .coupling import couple
+from .kinematics import Slider, SlopeBlock
 
 #: system name -> (builder, laws), filled by :func:`system`
 SYSTEMS: dict = {}
@@ -55,13 +57,16 @@ def all_models():
 PLATES_REFERENCE = "Führer, Brendel & Wolf (2024) §3, Figs 1-4"
 
 
+def plates_mass(default=1.0):
+    """The reduced mass parameter ``m`` of the plates (n.u.)."""
+    return L.P(L.m, default, 0, lo_open=True, doc="reduced mass", unit="n.u.")
+
+
 @system("sliding-plates", ("c-sds", "d-sds"))
 def sliding_plates(law: str):
     """Two sliding plates, ``m dv/dt = F`` (Führer et al. §3.1), with ``c-sds`` or ``d-sds``."""
     xi0, v0 = sp.symbols("xi0 v0", real=True)
-    F_c = sp.Symbol("F_c")
     extra = (
-        L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
         L.P(xi0, 0.0, doc="initial spring displacement", unit="n.u."),
         L.P(v0, 4.0, doc="initial relative velocity", unit="n.u."),
     )
@@ -70,8 +75,9 @@ def sliding_plates(law: str):
         "E_kin": L.m * L.v ** 2 / 2,
         "E_el": L.k * L.xi ** 2 / 2,
     }
-    return L.couple(L.TANGENTIAL_LAWS[law](), f"sliding-plates/{law}", {L.v: F_c / L.m},
-                    extra, outputs, reference=f"{PLATES_REFERENCE}; {L.TANGENTIAL_LAWS[law]().reference}")
+    tangential = L.get_law(law)
+    return couple(Slider(params=(plates_mass(),)), tangential=tangential, name=f"sliding-plates/{law}",
+                  params=extra, outputs=outputs, reference=f"{PLATES_REFERENCE}; {tangential.reference}")
 
 
 f_ext = sp.Symbol("f_ext", real=True)
@@ -82,9 +88,7 @@ def sliding_plates_2d(law: str):
     """The C-SDS in the tangential plane (Führer et al. eqs 1, 8-11, vector form), a plate
     pushed sideways by a constant ``f_ext``."""
     v0 = sp.Symbol("v0", real=True)
-    F1, F2 = sp.symbols("F_c1 F_c2")
     extra = (
-        L.P(L.m, 1.0, 0, lo_open=True, doc="reduced mass", unit="n.u."),
         L.P(v0, 4.0, doc="initial relative velocity along x", unit="n.u."),
         L.P(f_ext, 0.5, doc="external tangential force along y", unit="n.u."),
     )
@@ -92,30 +96,30 @@ def sliding_plates_2d(law: str):
         "E_kin": L.m * (L.v_1 ** 2 + L.v_2 ** 2) / 2,
         "E_el": L.k * (L.xi_1 ** 2 + L.xi_2 ** 2) / 2,
     }
-    return L.couple(L.c_sds_2d(), f"sliding-plates-2d/{law}",
-                    {L.v_1: F1 / L.m, L.v_2: (F2 + f_ext) / L.m}, extra, outputs,
-                    reference="Führer, Brendel & Wolf (2024) eqs 1, 8-11, vector form")
+    kin = Slider(velocity=(L.v_1, L.v_2), external=(0, f_ext), params=(plates_mass(),))
+    return couple(kin, tangential=T.c_sds_2d(), name=f"sliding-plates-2d/{law}", params=extra,
+                  outputs=outputs, reference="Führer, Brendel & Wolf (2024) eqs 1, 8-11, vector form")
 
 
 # -- Krengel & Matuttis §3: the dry-friction oscillator, m x'' = F - k x --------------------
+def oscillator(mass=0.25, stiffness=1.0) -> Slider:
+    """The dry oscillator's kinematics: ``m x'' = F - k x`` (Krengel & Matuttis eq 3)."""
+    return Slider(position=L.x, stiffness=L.k, params=(
+        L.P(L.m, mass, 0, lo_open=True, doc="mass"),
+        L.P(L.k, stiffness, 0, lo_open=True, doc="spring stiffness")))
+
+
 @system("dry-oscillator", ("coulomb",))
 def dry_oscillator(law: str):
     """Linear oscillator with dry Coulomb friction (Krengel & Matuttis §3, eq 3)."""
     x0, v0 = sp.symbols("x0 v0", real=True)
-    F_c = sp.Symbol("F_c")
-    extra = (
-        L.P(L.m, 0.25, 0, lo_open=True, doc="mass"),
-        L.P(L.k, 1.0, 0, lo_open=True, doc="spring stiffness"),
-        L.P(x0, 2.1, doc="initial position"),
-        L.P(v0, 0.0, doc="initial velocity"),
-    )
+    extra = (L.P(x0, 2.1, doc="initial position"), L.P(v0, 0.0, doc="initial velocity"))
     outputs = {
         "E_kin": L.m * L.v ** 2 / 2,
         "E_el": L.k * L.x ** 2 / 2,
     }
-    return L.couple(L.coulomb_static(), f"dry-oscillator/{law}",
-                    {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m}, extra, outputs,
-                    reference="Krengel & Matuttis §3, eqs 3-14, Fig 1")
+    return couple(oscillator(), tangential=T.coulomb_static(), name=f"dry-oscillator/{law}", params=extra,
+                  outputs=outputs, reference="Krengel & Matuttis §3, eqs 3-14, Fig 1")
 
 
 # -- Schäfer et al. eqs 2-5: normal impact of two spheres ---------------------------------
@@ -125,28 +129,18 @@ m_eff = sp.Symbol("m_eff", positive=True)
 @system("normal-impact", ("linear-dashpot", "linear-dashpot-force-end"))
 def normal_impact(law: str):
     """Normal impact with the linear spring-dashpot (Schäfer et al. eqs 2-5); the contact
-    ends at zero overlap (``linear-dashpot``) or zero repulsive force (``-force-end``)."""
+    ends at zero overlap (``linear-dashpot``) or zero repulsive force (``-force-end``).
+    Outputs per mode: the force ``F`` on the overlap, the repulsive ``F_n = -F`` and the
+    spring energy ``E_el`` (zero in free flight)."""
     xi0, v_i = sp.symbols("xi0 v_i", real=True)
-    F_c = sp.Symbol("F_c")
-    base = L.linear_spring_dashpot()
+    kin = Slider(position=L.xi, mass=m_eff,
+                 params=(L.P(m_eff, 7.4e-5, 0, lo_open=True, doc="reduced mass m/2", unit="kg"),))
     extra = (
-        L.P(m_eff, 7.4e-5, 0, lo_open=True, doc="reduced mass m/2", unit="kg"),
         L.P(xi0, 0.0, doc="initial overlap", unit="m"),
         L.P(v_i, 1.0, 0, lo_open=True, doc="impact velocity", unit="m/s"),
     )
-    switching = None
-    if law == "linear-dashpot-force-end":
-        switching = {"h": -base.branches["contact"].F}
-    model = L.couple(base, f"normal-impact/{law}", {L.xi: L.v, L.v: F_c / m_eff}, extra,
-                     {"E_kin": m_eff * L.v ** 2 / 2}, switching=switching,
-                     reference="Schäfer, Dippel & Wolf (1996) eqs 2-5")
-    # per mode: the repulsive normal force F_n = -F and the spring energy exist only
-    # in contact (zero in free flight)
-    regions = tuple(dataclasses.replace(
-        r, outputs={**r.outputs, "F_n": -r.outputs["F"],
-                    "E_el": L.k_n * L.xi ** 2 / 2 if r.name == "contact" else sp.Integer(0)})
-        for r in model.regions)
-    return dataclasses.replace(model, regions=regions)
+    return couple(kin, normal=L.get_law(law, "normal"), name=f"normal-impact/{law}", params=extra,
+                  outputs={"E_kin": m_eff * L.v ** 2 / 2}, reference="Schäfer, Dippel & Wolf (1996) eqs 2-5")
 
 
 # -- Krengel & Matuttis §4: block on a slope ------------------------------------------------
@@ -159,10 +153,14 @@ y0, vx0 = sp.symbols("y0 vx0", real=True)
 
 MASS = rho * l ** 2                      #: block mass per unit depth [kg/m]
 ALPHA = sp.pi * alpha / 180              #: slope angle [rad]
-F_NORMAL = -Y * y - damping * D * sp.sqrt(Y * MASS) * vy   #: eq 18 with A = -l y
+GAMMA_N = damping * D * sp.sqrt(Y * MASS)  #: eq 18: normal damping
 K_T = kt_ratio * Y                       #: Table 1: k_t = 2/7 Y
 GAMMA_T = damping * gt_ratio * sp.sqrt(K_T * MASS)  #: Table 1: gamma_t = 1/4 sqrt(k_t m_eff,tan)
 SLOPE_REFERENCE = "Krengel & Matuttis §4, eqs 18-20, Table 1, Figs 2-5"
+#: the block's kinematics and its penalty normal law (eq 18 with A = -l y: stiffness Y)
+SLOPE = SlopeBlock(x, y, vx, vy, MASS, ALPHA, G)
+SLOPE_NORMAL = N.linear_spring_dashpot(k=Y, gamma=GAMMA_N, params=(), persistent=True)
+F_NORMAL = -SLOPE_NORMAL.branches["contact"].F.xreplace({L.xi: SLOPE.overlap, L.v: SLOPE.overlap_rate})
 
 
 def _slope_params():
@@ -183,29 +181,15 @@ def _slope_params():
     )
 
 
-def _coulomb_on_slope() -> L.Law:
-    """The exact-static-friction law with ``v -> vx`` and ``F_N -> F_n(y, vy)``."""
-    law = L.coulomb_static()
-    subs = {L.v: vx, L.F_N: F_NORMAL}
-    branches = {k: dataclasses.replace(b, F=sp.sympify(b.F).subs(subs)) for k, b in law.branches.items()}
-    slidings = {k: dataclasses.replace(s, algebraic=vx) for k, s in law.slidings.items()}
-    return dataclasses.replace(law, params=(), switching={k: e.subs(subs) for k, e in law.switching.items()},
-                               branches=branches, slidings=slidings)
-
-
 @system("slope-block", ("coulomb", "cundall-strack"))
 def slope_block(law: str):
-    """Block on an inclined slope (Krengel & Matuttis §4, Table 1), translating only."""
-    F_c = sp.Symbol("F_c")
-    a = ALPHA
-    mechanics = {x: vx, y: vy, vx: G * sp.sin(a) + F_c / MASS, vy: -G * sp.cos(a) + F_NORMAL / MASS}
+    """Block on an inclined slope (Krengel & Matuttis §4, Table 1), translating only: the
+    penalty normal law of eq 18 and, with ``F_N`` its force, exact Coulomb friction or
+    the Cundall-Strack spring (eqs 19-20)."""
     if law == "coulomb":
-        base = _coulomb_on_slope()
+        tangential = T.coulomb_static(params=())
     else:
-        base = cundall_strack(velocity=vx, normal_force=F_NORMAL, k=K_T, gamma=GAMMA_T, params=())
-    outputs = {
-        "F_n": F_NORMAL,
-        "x_h": x * sp.cos(a) + y * sp.sin(a),  # horizontal position of the contact face
-    }
-    return L.couple(base, f"slope-block/{law}", mechanics, _slope_params(), outputs,
-                    reference=f"{SLOPE_REFERENCE}; {base.reference}")
+        tangential = T.cundall_strack(k=K_T, gamma=GAMMA_T, params=())
+    outputs = {"x_h": x * sp.cos(ALPHA) + y * sp.sin(ALPHA)}  # horizontal position of the contact face
+    return couple(SLOPE, normal=SLOPE_NORMAL, tangential=tangential, name=f"slope-block/{law}",
+                  params=_slope_params(), outputs=outputs, reference=f"{SLOPE_REFERENCE}; {tangential.reference}")

@@ -1,7 +1,7 @@
 """Checks of Führer, Brendel & Wolf (2024): the C-SDS (eqs 2, 4-17) and the D-SDS (eqs 3, 18-20).
 
-The checks take the *same* law objects the solvers use (:func:`~nsfric.symbolic.laws.c_sds`,
-:func:`~nsfric.symbolic.laws.d_sds`, and the sliding-plates model coupled from them) and
+The checks take the *same* law objects the solvers use (:func:`~nsfric.symbolic.tangential.c_sds`,
+:func:`~nsfric.symbolic.tangential.d_sds`, and the sliding-plates model coupled from them) and
 compare them with the paper's equations, which are written out once below
 (``eq*`` functions).  The tangential-plane (2D) form of the C-SDS is built from the 1D
 law by :func:`csds_plane`.
@@ -14,14 +14,17 @@ import numpy as np
 import sympy as sp
 
 from .. import laws as L
+from .. import tangential as T
+from ..coupling import couple
+from ..kinematics import Slider
 from ..derive import derive
 from ._base import Proof, check, clean_roots, dot, norm2, rng, unit_circle, vec
 
 xi, v, k, gamma, F_max, m = L.xi, L.v, L.k, L.gamma, L.F_max, L.m
 XI, V = vec("xi", real=True), vec("v", real=True)
 sigma, t_dir, q_pos, delta = sp.symbols("sigma t q delta", positive=True)
-_CSDS = {"law": "`laws.c_sds()`"}
-_DSDS = {"law": "`laws.d_sds()` in the sliding-plates model "
+_CSDS = {"law": "`tangential.c_sds()`"}
+_DSDS = {"law": "`tangential.d_sds()` in the sliding-plates model "
                 "(`get_case('sliding-plates').model('d-sds')`)"}
 
 
@@ -102,7 +105,7 @@ def csds_plane(law=None) -> Plane:
     the vector ``d F_max e_F`` component-wise, ``e_F = F_S/|F_S|``, so that the 1D
     branch is the 2D law restricted to ``e_F = d``.
     """
-    law = law or L.c_sds()
+    law = law or T.c_sds()
     FS = L.test_force(XI, V)
     e = FS / sp.sqrt(norm2(FS))
 
@@ -165,7 +168,7 @@ def csds_branches(law=None, eq2=eq2_rate, eq9=eq9_rate, eq10=eq10_rate):
     the lifted slip rates equal eq 9 identically, and eq 10 equals the lifted branch on
     the sliding region |F_S| = F_max + gamma sigma and on the sticking region
     |F_S| = F_max q/(1 + q) (direction a rational unit vector)."""
-    law, p = law or L.c_sds(), Proof()
+    law, p = law or T.c_sds(), Proof()
     one = lambda e: sp.Matrix([e])  # noqa: E731
     for name, b in law.branches.items():
         if b.kind == "stick":
@@ -239,7 +242,7 @@ def csds_test_force(law=None, eq17=eq17_test_force):
     s = 0 identically.  2D: on the sliding region s = -(F_S + F_max e_s)/gamma (eq 16),
     |s| = sigma, |F_S| = eq 17(|s|).  With gamma > 0 the equivalence follows: s > 0 only
     on the slip branches, where F_S - F_max = gamma s > 0; F_S > F_max only there."""
-    law, p = law or L.c_sds(), Proof()
+    law, p = law or T.c_sds(), Proof()
     for name, b in law.branches.items():
         s = v - b.rates[xi]
         if b.kind == "stick":
@@ -271,8 +274,8 @@ def plates_model(law=None):
     if law is None:
         from ..systems import sliding_plates
         return sliding_plates("d-sds")
-    return L.couple(law, f"sliding-plates/{law.name}", {v: sp.Symbol("F_c") / m},
-                    (L.P(m, 1.0, 0, lo_open=True, doc="reduced mass"),))
+    from ..systems import plates_mass
+    return couple(Slider(params=(plates_mass(),)), tangential=law, name=f"sliding-plates/{law.name}")
 
 
 def _surface_direction(sl) -> int:

@@ -10,12 +10,13 @@ from __future__ import annotations
 import sympy as sp
 
 from .. import laws as L
+from ..coupling import couple
 from ..derive import derive
 from ._base import Proof, check
 
 
 _OSC = {"derived": "`derive(get_case('dry-oscillator').model('coulomb'))` "
-                   "(law `laws.coulomb_static()`)"}
+                   "(law `tangential.coulomb_static()`)"}
 
 
 def eq12_lambda(a_I, a_II):
@@ -40,9 +41,8 @@ def oscillator_model(law=None):
     if law is None:
         from ..systems import dry_oscillator
         return dry_oscillator("coulomb")
-    F_c = sp.Symbol("F_c")
-    return L.couple(law, f"dry-oscillator/{law.name}", {L.x: L.v, L.v: (-L.k * L.x + F_c) / L.m},
-                    (L.P(L.m, 0.25, 0, lo_open=True), L.P(L.k, 1.0, 0, lo_open=True)))
+    from ..systems import oscillator
+    return couple(oscillator(), tangential=law, name=f"dry-oscillator/{law.name}")
 
 
 def _filippov_modes(d):

@@ -2,7 +2,7 @@
 oscillation and brake failure (eqs 16-19, 24, 25).
 
 Each check integrates the *declared* law (:mod:`nsfric.symbolic.impact_laws`, or
-:func:`~nsfric.symbolic.laws.linear_spring_dashpot`) with SymPy -- ``dsolve`` for the
+:func:`~nsfric.symbolic.normal.linear_spring_dashpot`) with SymPy -- ``dsolve`` for the
 linear laws, the energy integral for Hertz -- and compares the result with the
 paper's closed-form statement (the ``*_duration``, ``*_restitution`` ... functions of
 :mod:`~nsfric.symbolic.impact_laws`), then evaluates it with the paper's numbers.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .. import impact_laws as IL
+from .. import tangential as T
 from ..laws import gamma_n, k_n, v, xi
 from ._base import Proof, check, dot, unit_circle
 
@@ -56,7 +57,7 @@ def _contact_force(law, branch="contact"):
        "Linear spring-dashpot: e_n = exp(-gamma_n t_n/(2 m_eff)) and "
        "t_n = pi (k_n/m_eff - (gamma_n/(2 m_eff))^2)^(-1/2) from the ODE's solution; "
        "xi_max <= v_n^i t_n/pi",
-       defaults={"law": "`laws.linear_spring_dashpot()`"})
+       defaults={"law": "`normal.linear_spring_dashpot()`"})
 def linear_dashpot_restitution(law=None, eq3=IL.linear_dashpot_restitution,
                                eq4=IL.linear_dashpot_duration, eq5=IL.linear_dashpot_overlap_bound):
     """The law's contact force gives m_eff xi'' = F(xi, xi'); in the underdamped
@@ -99,7 +100,7 @@ def linear_dashpot_restitution(law=None, eq3=IL.linear_dashpot_restitution,
 @check("hertz-collision-time", "S eqs 6-7",
        "Hertz F = -k_n_tilde xi^(3/2): t_n = C (m_eff/k_n_tilde)^(2/5) v_n^i^(-1/5) with "
        "C = 2 (5/4)^(2/5) sqrt(pi) Gamma(7/5)/Gamma(9/10) = 3.218..., the paper's 3.21",
-       defaults={"law": "`impact_laws.hertz()`"})
+       defaults={"law": "`normal.hertz()`"})
 def hertz_collision_time(law=None, eq7=IL.hertz_duration):
     """Energy integral of the law's elastic force: U(xi) = -int_0^xi F = c xi^q (SymPy
     finds the power q), the turning point xi_m from U(xi_m) = m_eff v_i^2/2, and
@@ -157,7 +158,7 @@ def _impact(law, m=IL.m_eff):
 @check("walton-braun-restitution", "S eq 10",
        "Walton-Braun: e_n = sqrt(k_1/k_2); with k_2 = k_1 + s F_n^max, "
        "e_n = (s v_n^i (m_eff/k_1)^(1/2) + 1)^(-1/2)",
-       defaults={"law": "`impact_laws.walton_braun()`", "law_const": "`impact_laws.walton_braun(k2=k_2)`"})
+       defaults={"law": "`normal.walton_braun()`", "law_const": "`normal.walton_braun(k2=k_2)`"})
 def walton_braun_restitution(law=None, law_const=None, eq_const=IL.walton_braun_restitution,
                              eq_velocity=IL.walton_braun_restitution_velocity):
     """``dsolve`` the loading branch from xi(0) = 0, xi'(0) = v_i up to the turning point
@@ -202,22 +203,26 @@ def shear_mobility():
 @check("tangential-half-period", "S eqs 16-19, 24",
        "Cundall-Strack spring: t_s = pi (k_s/m_eff (1 + m R^2/I))^(-1/2) (eq 18); "
        "t_s = t_n at k_s/k_n = 2/7 for I = 2/5 m R^2 (eq 19); t_s = c t_n at "
-       "k_s = 2/7 m_eff (pi/(t_n c))^2 (eq 24)")
-def tangential_half_period(law=IL.cundall_strack, eq18=IL.tangential_half_period,
+       "k_s = 2/7 m_eff (pi/(t_n c))^2 (eq 24)",
+       defaults={"law": "`tangential.cundall_strack()`"})
+def tangential_half_period(law=None, eq18=IL.tangential_half_period,
                            eq19=IL.sphere_inertia, eq24=IL.tangential_stiffness_for_ratio,
                            eq4=IL.linear_dashpot_duration):
     """The shear acceleration of two discs under a tangential force F_s is derived from
     Newton/Euler with the paper's v_s (``shear_mobility``); the law's elastic branch
-    (eq 16 with |k_s zeta| < mu F_n, zeta > 0) gives F_s = -k_s zeta, so ``dsolve``
+    (the ``stick`` branch of the Cundall-Strack law object, eq 16 with
+    |k_s zeta| < mu F_n, zeta > 0, at rest) gives F_s = -k_s zeta, so ``dsolve``
     of zeta'' = M F_s(zeta) from zeta(0) = 0 gives the half period as the first positive
     zero.  For equal spheres (m_eff = m/2) it equals eq 18.  With I of eq 19 SymPy solves
     t_s = t_n (eq 4 with gamma_n = 0) for k_s: 2/7 k_n; and t_s = c t_n for k_s: eq 24.
     Number: eq 24 with c = 1 and the Hertz t_n of eq 7 at 1 m/s gives the paper's
     k_s = 9.43e4 N/m."""
-    p = Proof()
+    law, p = law or IL.cundall_strack(), Proof()
     M, (m1, m2, I1, I2, R1, R2) = shear_mobility()
-    z, cF, mu_p = sp.symbols("zeta_+ c_F mu_+", positive=True)
-    Fs = law(z, (z * IL.k_s + cF) / mu_p, IL.k_s, mu_p)  # elastic regime: mu F_n > k_s zeta
+    z = sp.Symbol("zeta_+", positive=True)
+    # elastic regime (below the cut-off, no damping: eq 16): the law's stick branch
+    stick = law.branches["stick"].F
+    Fs = stick.xreplace({xi: z, law.velocity: sp.Integer(0), T.k_t: IL.k_s})
     ks_eff = sp.cancel(-Fs / z)
     p.holds(not ks_eff.has(z), "the law is linear in the elastic regime", f"F_s/zeta = {-ks_eff}")
     equal = {m1: IL.m_p, m2: IL.m_p, I1: IL.I_p, I2: IL.I_p, R1: IL.R, R2: IL.R}

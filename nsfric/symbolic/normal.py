@@ -1,0 +1,133 @@
+"""Normal contact laws ``F(xi, dxi/dt; history)`` of Schäfer, Dippel & Wolf (1996), each a
+:class:`~nsfric.symbolic.laws.NormalLaw`.
+
+``xi`` is the overlap (positive in contact), ``v = dxi/dt`` its rate, and ``F`` the force
+on the overlap coordinate (``m_eff dv/dt = F``), so the paper's repulsive forces appear
+with a minus sign.  Linear spring-dashpot (eq 2), Hertz (eq 6), Hertz with linear
+damping (eq 8), Kuwabara-Kono/Brilliantov viscoelastic Hertz (eq 9), Walton-Braun
+hysteretic spring (eq 10).  Every law but the persistent variant of the linear
+spring-dashpot has the modes ``contact`` (``h > 0``) and ``free`` (no force).
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from .laws import Branch, NormalLaw, P, gamma_n, k_n, register_law, v, xi
+
+SCHAFER = "Schäfer, Dippel & Wolf (1996)"
+k_n_tilde = sp.Symbol("k_n_tilde", positive=True)  # Hertz stiffness, eq 6
+gamma_n_tilde = sp.Symbol("gamma_n_tilde", positive=True)  # Kuwabara-Kono damping, eq 9
+k_1, k_2 = sp.symbols("k_1 k_2", positive=True)    # Walton-Braun loading/unloading, eq 10
+s_wb = sp.Symbol("s", positive=True)               # Walton-Braun k_2 = k_1 + s F_n^max
+xi_max = sp.Symbol("xi_max", nonnegative=True)     # Walton-Braun history: largest overlap
+HERTZ_STIFFNESS = P(k_n_tilde, 9.0e7, 0, lo_open=True, doc="Hertz stiffness", unit="N m^-3/2")
+
+
+def _contact_law(name, F, params, eqs, doc, energy=None, h=xi):
+    """Modes ``contact`` (``h > 0``, force ``F``) and ``free`` (``h < 0``, no force);
+    ``energy``, if given, is the elastic energy output ``E_el`` (zero when free)."""
+    out, zero = ({}, {}) if energy is None else ({"E_el": energy}, {"E_el": sp.Integer(0)})
+    branches = {"contact": Branch({"h": 1}, F, {}, "contact-begin", out),
+                "free": Branch({"h": -1}, sp.Integer(0), {}, "contact-end", zero)}
+    return NormalLaw(name, f"{SCHAFER} {eqs}", (), params, {"h": h}, branches, doc=doc, free=("free",))
+
+
+def linear_spring_dashpot(end: str = "overlap", k=k_n, gamma=gamma_n, params=None,
+                          persistent: bool = False) -> NormalLaw:
+    """Linear spring-dashpot normal force ``F = -k_n xi - gamma_n dxi/dt``, Schäfer et al. eq 2.
+
+    Parameters
+    ----------
+    end : {"overlap", "force"}
+        The contact ends at zero overlap (``h = xi``; eqs 3-4 hold) or where the
+        repulsive force ``k_n xi + gamma_n v`` vanishes (``h = -F``).
+    k, gamma : sympy expressions
+        Stiffness and damping (default: the parameters ``k_n``, ``gamma_n``).
+    params : tuple of Param, optional
+        Default: ``k_n`` (7.32e6 N/m) and ``gamma_n`` (2.06 kg/s), cellulose acetate.
+    persistent : bool
+        One mode ``contact`` and no switching function: a penalty contact that never
+        opens (the block on a slope, Krengel & Matuttis eq 18).
+    """
+    if end not in ("overlap", "force"):
+        raise ValueError(f"end must be 'overlap' or 'force', got {end!r}")
+    F = -k * xi - gamma * v
+    if params is None:
+        params = (P(k_n, 7.32e6, 0, lo_open=True, doc="normal stiffness", unit="N/m"),
+                  P(gamma_n, 2.06, 0, doc="normal damping", unit="kg/s"))
+    name = "linear-dashpot" if end == "overlap" else "linear-dashpot-force-end"
+    if persistent:
+        return NormalLaw(name, f"{SCHAFER} eq 2", (), params, {}, {"contact": ({}, F, {}, "contact")},
+                         doc=linear_spring_dashpot.__doc__)
+    return _contact_law(name, F, params, "eqs 2-5", linear_spring_dashpot.__doc__,
+                        energy=k * xi ** 2 / 2, h=xi if end == "overlap" else -F)
+
+
+def linear_spring_dashpot_force_end() -> NormalLaw:
+    """:func:`linear_spring_dashpot` ending at zero repulsive force."""
+    return linear_spring_dashpot(end="force")
+
+
+def hertz() -> NormalLaw:
+    """Hertz elastic contact ``F = -k_n_tilde xi^(3/2)``, Schäfer et al. eq 6.
+
+    ``k_n_tilde = 4/3 sqrt(R_eff) E_eff``; for cellulose acetate ``9.0e7 N m^-3/2``.
+    """
+    return _contact_law("hertz", -k_n_tilde * xi ** sp.Rational(3, 2), (HERTZ_STIFFNESS,), "eq 6",
+                        hertz.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi ** sp.Rational(5, 2))
+
+
+def hertz_damped() -> NormalLaw:
+    """Hertz with ad-hoc linear damping ``F = -k_n_tilde xi^(3/2) - gamma_n v``, eq 8.
+
+    Schäfer et al. use ``gamma_n = 0.35 kg/s`` (``e_n ~ 0.87`` at 0.3-1.2 m/s).
+    """
+    F = -k_n_tilde * xi ** sp.Rational(3, 2) - gamma_n * v
+    params = (HERTZ_STIFFNESS, P(gamma_n, 0.35, 0, doc="linear damping", unit="kg/s"))
+    return _contact_law("hertz-damped", F, params, "eq 8", hertz_damped.__doc__)
+
+
+def kuwabara_kono() -> NormalLaw:
+    """Viscoelastic Hertz (Kuwabara-Kono, Brilliantov et al.), Schäfer et al. eq 9.
+
+    ``F = -k_n_tilde xi^(3/2) - gamma_n_tilde xi^(1/2) v`` with
+    ``gamma_n_tilde = 190 kg m^-1/2 s^-1`` for cellulose acetate.
+    """
+    F = -k_n_tilde * xi ** sp.Rational(3, 2) - gamma_n_tilde * sp.sqrt(xi) * v
+    params = (HERTZ_STIFFNESS, P(gamma_n_tilde, 190.0, 0, doc="viscoelastic damping", unit="kg m^-1/2 s^-1"))
+    return _contact_law("kuwabara-kono", F, params, "eq 9", kuwabara_kono.__doc__)
+
+
+def walton_braun(k2=None) -> NormalLaw:
+    """Walton-Braun hysteretic spring, Schäfer et al. eq 10.
+
+    Loading (``v >= 0``): ``F = -k_1 xi``; unloading (``v < 0``):
+    ``F = -k_2 (xi - xi_0)``, where the unloading line meets the abscissa at
+    ``xi_0 = xi_max (1 - k_1/k_2)`` (it starts at the largest force ``k_1 xi_max``).
+    The internal state ``xi_max`` follows the overlap while loading and is frozen while
+    unloading.  By default ``k_2 = k_1 + s F_n^max`` with ``F_n^max = k_1 xi_max``
+    (velocity-dependent ``e_n``); pass ``k2`` (e.g. the symbol ``k_2``) for a constant
+    unloading stiffness.  The contact ends where the unloading force vanishes,
+    ``h = xi - xi_0 = 0`` (during loading ``h = xi k_1/k_2``, i.e. the overlap).
+    """
+    K2 = k_1 + s_wb * k_1 * xi_max if k2 is None else sp.sympify(k2)
+    xi0 = xi_max * (1 - k_1 / K2)
+    params = [P(k_1, 7.32e6, 0, lo_open=True, doc="loading stiffness", unit="N/m")]
+    if k2 is None:
+        params.append(P(s_wb, 2e5, 0, doc="k_2 = k_1 + s F_n^max", unit="1/m"))
+    else:
+        params += [P(sym, 7.32e6, 0, lo_open=True, doc="unloading stiffness", unit="N/m")
+                   for sym in sorted(sp.sympify(k2).free_symbols, key=str)]
+    branches = {
+        "loading": ({"h": 1, "g": 1}, -k_1 * xi, {xi_max: v}, "contact-begin"),
+        "unloading": ({"h": 1, "g": -1}, -K2 * (xi - xi0), {xi_max: sp.Integer(0)}, "unloading"),
+        "free": ({"h": -1}, sp.Integer(0), {xi_max: sp.Integer(0)}, "contact-end"),
+    }
+    return NormalLaw("walton-braun", f"{SCHAFER} eq 10", (xi_max,), tuple(params),
+                     {"h": xi - xi0, "g": v}, branches, doc=walton_braun.__doc__, free=("free",))
+
+
+# the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
+for _law in (linear_spring_dashpot, linear_spring_dashpot_force_end, hertz, hertz_damped, kuwabara_kono,
+              walton_braun):
+    register_law(_law)

@@ -1,0 +1,234 @@
+"""Tangential contact laws: ``F(v_t, F_N; history)``, each a :class:`TangentialLaw`.
+
+Führer, Brendel & Wolf (2024): C-SDS (eq 10, also in the tangential plane) and D-SDS
+(eqs 1-3); Krengel & Matuttis: dry Coulomb friction with exact static friction (eqs
+3-14) and the Cundall-Strack spring (eqs 19-20); Schäfer, Dippel & Wolf (1996): Coulomb
+(eq 13), viscous (eq 14), Coulomb-viscous minimum (eq 15), Cundall-Strack with cut-off
+(eqs 16-17), Walton-Braun/Mindlin variable stiffness (eqs 20-21), Brilliantov saw-tooth
+(eq 22).  Every law's argument symbols are ``v`` (relative tangential velocity; ``v_1,
+v_2`` in the plane) and ``F_N`` (normal force); :func:`~nsfric.symbolic.coupling.couple`
+substitutes them.  Parameters may be passed as expressions (``params=()`` then, the
+coupled system declares them), as the block on a slope does.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from .laws import (F_N, F_max, LawSliding, P, TangentialLaw, gamma, k, mu, register_law, test_force, v,
+                   v_1, v_2, xi, xi_1, xi_2)
+
+FUHRER = "Führer, Brendel & Wolf (2024)"
+SCHAFER = "Schäfer, Dippel & Wolf (1996)"
+k_t, gamma_t = sp.symbols("k_t gamma_t", nonnegative=True)
+gamma_s = sp.Symbol("gamma_s", positive=True)
+k_s0 = sp.Symbol("k_s0", positive=True)
+F_s, F_s_star = sp.symbols("F_s F_s_star", real=True)
+zeta = sp.Symbol("zeta", real=True)
+zeta_0 = sp.Symbol("zeta_0", positive=True)
+
+
+def _sds_params(default_gamma=2.0):
+    return (
+        P(k, 1.0, 0, lo_open=True, doc="tangential spring stiffness", unit="n.u."),
+        P(gamma, default_gamma, 0, lo_open=True, doc="tangential damping", unit="n.u."),
+        P(F_max, 1.0, 0, lo_open=True, doc="critical force mu F_n", unit="n.u."),
+    )
+
+
+def _clipped(F_S, bound):
+    """Switching functions ``F_S -+ bound`` of a force clipped to ``[-bound, bound]``."""
+    return {"h_plus": F_S - bound, "h_minus": F_S + bound}
+
+
+def c_sds() -> TangentialLaw:
+    """Continuous spring-dashpot-slider, Führer et al. eq 10.
+
+    ``F = clip(F_S, -F_max, F_max)`` with ``F_S = -k xi - gamma v`` (eq 1) and
+    ``gamma dxi/dt = -(F + k xi)`` (eq 6, i.e. eq 10): the sticking branch gives
+    ``dxi/dt = v`` (eq 2), the sliding branches give eq 9.  The field is continuous
+    across ``|F_S| = F_max``; only its derivative jumps.
+    """
+    F_S = test_force(xi, v)
+
+    def rate(F):
+        return {xi: -(F + k * xi) / gamma}
+
+    branches = {
+        "slip+": ({"h_plus": 1}, F_max, rate(F_max), "slip"),
+        "stick": ({"h_plus": -1, "h_minus": 1}, F_S, rate(F_S), "stick"),
+        "slip-": ({"h_minus": -1}, -F_max, rate(-F_max), "slip"),
+    }
+    return TangentialLaw("c-sds", f"{FUHRER} eqs 1, 4-10", (xi,), _sds_params(), _clipped(F_S, F_max),
+                         branches, doc=c_sds.__doc__)
+
+
+def spring_dashpot_slider(name="d-sds", k=k, gamma=gamma, bound=F_max, params=None,
+                          reference=f"{FUHRER} eqs 1-3, 18-20") -> TangentialLaw:
+    """Spring-dashpot-slider with reset: the D-SDS and the Cundall-Strack law are this law.
+
+    Sticking: ``F = F_S = -k xi - gamma v``, ``dxi/dt = v`` (Führer et al. eqs 1-2;
+    K-M eqs 19-20 integrated).  Sliding: ``xi`` is tied to ``v`` so that
+    ``|F_S| = bound`` (Führer et al. eq 3: ``xi_D = -(F_max sign(F_S) + gamma v)/k``) --
+    in continuous time a DAE; a state with ``|F_S| > bound`` is projected onto the
+    surface (the instantaneous reset of ``xi``); sticking begins when the stick dynamics
+    no longer push ``|F_S|`` beyond the bound (cf. Führer et al. eq 20).
+
+    Parameters
+    ----------
+    k, gamma : sympy expressions
+        Spring stiffness and dashpot (``k, gamma``; ``k_t, gamma_t`` for Cundall-Strack).
+    bound : sympy expression
+        The slider's limit: ``F_max`` (D-SDS) or ``mu F_N`` (Cundall-Strack cut-off).
+    params : tuple of Param, optional
+        The law's parameters (default: the D-SDS's ``k, gamma, F_max``).
+    """
+    F_S = -k * xi - gamma * v
+    branches = {"stick": ({"h_plus": -1, "h_minus": 1}, F_S, {xi: v}, "stick")}
+    slidings = {
+        "slip+": LawSliding("h_plus", "constrained", xi, None, "stick", F=bound, entry_kind="slip"),
+        "slip-": LawSliding("h_minus", "constrained", xi, "stick", None, F=-bound, entry_kind="slip"),
+    }
+    params = _sds_params() if params is None else params
+    return TangentialLaw(name, reference, (xi,), params, _clipped(F_S, bound), branches, slidings,
+                         doc=spring_dashpot_slider.__doc__)
+
+
+def d_sds() -> TangentialLaw:
+    """Discontinuous spring-dashpot-slider (Luding; LAMMPS), Führer et al. eqs 1-3:
+    :func:`spring_dashpot_slider` with ``bound = F_max``."""
+    return spring_dashpot_slider()
+
+
+CUNDALL_STRACK_REFERENCE = (f"Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); {SCHAFER} eqs 16-17")
+
+
+def cundall_strack(k=k_t, gamma=gamma_t, params=None) -> TangentialLaw:
+    """Cundall-Strack spring (K-M eq 19) with incremental damping (eq 20), cut off at
+    ``mu F_N`` (Schäfer et al. eqs 16-17): :func:`spring_dashpot_slider` with
+    ``k = k_t``, ``gamma = gamma_t``, ``bound = mu F_N``.  Without damping
+    (``gamma_t = 0``, the default) it is Schäfer's eq 16, a harmonic spring below the
+    cut-off.  ``params`` default: ``k_t, gamma_t, mu, F_N``.
+    """
+    if params is None:
+        params = (
+            P(k_t, 1.0, 0, lo_open=True, doc="tangential spring stiffness k_t", unit="n.u."),
+            P(gamma_t, 0.0, 0, doc="tangential damping gamma_t (eq 20)", unit="n.u."),
+            P(mu, 0.4, 0, doc="friction coefficient"),
+            P(F_N, 1.0, 0, doc="normal force"),
+        )
+    return spring_dashpot_slider("cundall-strack", k, gamma, mu * F_N, params, CUNDALL_STRACK_REFERENCE)
+
+
+def _coulomb_params():
+    return (P(mu, 0.4, 0, doc="friction coefficient"), P(F_N, 1.0, 0, doc="normal force"))
+
+
+def coulomb_static(params=None) -> TangentialLaw:
+    """Dry Coulomb friction with exact static friction, Krengel & Matuttis eqs 3-14
+    (Schäfer et al. eq 13 solved exactly).
+
+    ``F = -mu F_N sign(v)`` off the surface ``g = v = 0`` (eqs 4-6); on it, the
+    Filippov convex combination (eq 9) with ``lam = a_I/(a_I + a_II)`` (eq 12) makes the
+    static friction compensate the external force exactly (eq 14).
+    """
+    branches = {"slip+": ({"g": 1}, -mu * F_N, {}, "slip"), "slip-": ({"g": -1}, mu * F_N, {}, "slip")}
+    slidings = {"stick": LawSliding("g", "filippov", v, "slip+", "slip-")}
+    params = _coulomb_params() if params is None else params
+    return TangentialLaw("coulomb", "Krengel & Matuttis eqs 3-14", (), params, {"g": v}, branches,
+                         slidings, doc=coulomb_static.__doc__)
+
+
+def c_sds_2d() -> TangentialLaw:
+    """C-SDS in the tangential plane, Führer et al. eqs 1, 8-10 with vectors.
+
+    ``F_S = -k xi - gamma v`` (eq 1); sticking where ``|F_S| < F_max``
+    (``F = F_S``, ``dxi/dt = v``); sliding where ``|F_S| > F_max``:
+    ``F = F_max F_S/|F_S|`` and ``gamma dxi/dt = -(F + k xi)`` (eq 9, i.e. eq 10).  One
+    switching function ``h = |F_S|^2 - F_max^2``; the field is continuous across it.
+    The force is a vector: ``F`` is the tuple ``(F_1, F_2)``.
+    """
+    F_S = (test_force(xi_1, v_1), test_force(xi_2, v_2))
+    norm = sp.sqrt(F_S[0] ** 2 + F_S[1] ** 2)
+    F_slip = tuple(F_max * c / norm for c in F_S)
+
+    def rate(F):
+        return {xi_1: -(F[0] + k * xi_1) / gamma, xi_2: -(F[1] + k * xi_2) / gamma}
+
+    branches = {"slip": ({"h": 1}, F_slip, rate(F_slip), "slip"), "stick": ({"h": -1}, F_S, rate(F_S), "stick")}
+    return TangentialLaw("c-sds-2d", f"{FUHRER} eqs 1, 8-10 (vector form)", (xi_1, xi_2), _sds_params(),
+                         {"h": F_S[0] ** 2 + F_S[1] ** 2 - F_max ** 2}, branches, doc=c_sds_2d.__doc__,
+                         velocity=(v_1, v_2))
+
+
+# -- Schäfer, Dippel & Wolf (1996) -------------------------------------------------------
+def viscous() -> TangentialLaw:
+    """Viscous shear friction ``F = -gamma_s v``, Schäfer et al. eq 14 (one smooth mode)."""
+    return TangentialLaw("viscous", f"{SCHAFER} eq 14", (), (P(gamma_s, 1.0, 0, lo_open=True,
+                         doc="shear damping", unit="kg/s"),), {}, {"viscous": ({}, -gamma_s * v)},
+                         doc=viscous.__doc__)
+
+
+def coulomb_viscous(params=None) -> TangentialLaw:
+    """``F = -min(gamma_s |v|, mu F_N) sign(v)``, Schäfer et al. eq 15.
+
+    Viscous where ``gamma_s |v| < mu F_N``, Coulomb beyond; the force is continuous, the
+    switching functions are ``h_plus = gamma_s v - mu F_N``, ``h_minus = gamma_s v + mu F_N``.
+    """
+    sw = {"h_plus": gamma_s * v - mu * F_N, "h_minus": gamma_s * v + mu * F_N}
+    branches = {"slip+": ({"h_plus": 1}, -mu * F_N, {}, "slip"),
+                "viscous": ({"h_plus": -1, "h_minus": 1}, -gamma_s * v, {}, "viscous"),
+                "slip-": ({"h_minus": -1}, mu * F_N, {}, "slip")}
+    if params is None:
+        params = (P(gamma_s, 1.0, 0, lo_open=True, doc="shear damping", unit="kg/s"),) + _coulomb_params()
+    return TangentialLaw("coulomb-viscous", f"{SCHAFER} eq 15", (), params, sw, branches,
+                         doc=coulomb_viscous.__doc__)
+
+
+def walton_braun_mindlin() -> TangentialLaw:
+    """Walton-Braun tangential law with Mindlin-type variable stiffness, Schäfer et al. eqs 20-21.
+
+    The force ``F_s`` is a history state, incremented as ``dF_s/dt = -k_s v`` (eq 20)
+    with the stiffness of eq 21 falling to zero at the Coulomb limit the motion heads
+    for: ``k_s = k_s0 (1 - (F_s - F_s*)/(mu F_N - F_s*))^(1/3)`` while ``F_s`` grows
+    (``v < 0``) and ``k_s0 (1 - (F_s* - F_s)/(mu F_N + F_s*))^(1/3)`` while it falls
+    (``v > 0``).  ``F_s_star`` is the force at the last reversal; it is a state held
+    constant (set it by the initial state) -- its update at a reversal is a reset map
+    on entering a region, which :class:`~nsfric.symbolic.model.HybridModel` cannot yet
+    express.
+    """
+    ks_up = k_s0 * (1 - (F_s - F_s_star) / (mu * F_N - F_s_star)) ** sp.Rational(1, 3)
+    ks_down = k_s0 * (1 - (F_s_star - F_s) / (mu * F_N + F_s_star)) ** sp.Rational(1, 3)
+    branches = {"forward": ({"g": 1}, F_s, {F_s: -ks_down * v, F_s_star: sp.Integer(0)}, "forward"),
+                "backward": ({"g": -1}, F_s, {F_s: -ks_up * v, F_s_star: sp.Integer(0)}, "backward")}
+    params = (P(k_s0, 9.43e4, 0, lo_open=True, doc="initial tangential stiffness", unit="N/m"),) + _coulomb_params()
+    return TangentialLaw("walton-braun-mindlin", f"{SCHAFER} eqs 20-21", (F_s, F_s_star), params, {"g": v},
+                         branches, doc=walton_braun_mindlin.__doc__)
+
+
+class tooth_floor(sp.floor):
+    """``floor`` whose derivative is zero (it is constant on every tooth; the tooth edges
+    are switching surfaces).  Printed as ``floor``."""
+
+    def fdiff(self, argindex=1):
+        return sp.Integer(0)
+
+
+def brilliantov_sawtooth() -> TangentialLaw:
+    """Saw-tooth asperity force ``F = -mu F_N (zeta/zeta_0 - floor(zeta/zeta_0))``, Schäfer et
+    al. eq 22, with the tangential displacement ``dzeta/dt = v`` (eq 17) as history state.
+
+    The tooth edges ``zeta = n zeta_0`` are the zeros of ``h = sin(pi zeta/zeta_0)``; the
+    modes ``rise+``/``rise-`` (even/odd teeth) share the formula, so every edge is an event.
+    """
+    z = zeta / zeta_0
+    F = -mu * F_N * (z - tooth_floor(z))
+    branches = {"rise+": ({"h": 1}, F, {zeta: v}, "tooth"), "rise-": ({"h": -1}, F, {zeta: v}, "tooth")}
+    params = (P(zeta_0, 1e-5, 0, lo_open=True, doc="saw-tooth period", unit="m"),) + _coulomb_params()
+    return TangentialLaw("brilliantov-sawtooth", f"{SCHAFER} eq 22", (zeta,), params,
+                         {"h": sp.sin(sp.pi * z)}, branches, doc=brilliantov_sawtooth.__doc__)
+
+
+# the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
+for _law in (c_sds, d_sds, cundall_strack, coulomb_static, c_sds_2d, viscous, coulomb_viscous, walton_braun_mindlin,
+              brilliantov_sawtooth):
+    register_law(_law)
