@@ -1,10 +1,42 @@
-"""nsfric: numerically exact references for nonsmooth friction contact laws of DEM."""
+"""nsfric: numerically exact references for nonsmooth friction contact laws of DEM.
+
+The public API, by layer (``import nsfric`` is all a user needs):
+
+* laws, declared once in SymPy: :func:`c_sds`, :func:`d_sds`, :func:`coulomb_static`,
+  :func:`cundall_strack` (tangential), :func:`linear_spring_dashpot` (normal);
+  :func:`couple` makes a :class:`HybridModel` of a law and its mechanics, :func:`derive`
+  its numerics;
+* reference solvers: :func:`get_solver` on a :class:`Problem` gives a :class:`Solution`;
+  :class:`ZenoError` when events accumulate;
+* discrete schemes and studies: :func:`simulate`, :func:`converge`;
+* cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`.
+
+Registries (name -> object, pluggable): ``TANGENTIAL_LAWS``, ``NORMAL_LAWS`` (law
+factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects),
+``CASES`` (case objects; also filled from the entry-point group ``nsfric.cases``, see
+:mod:`nsfric.plugins`).  ``__version__`` is the package version.
+"""
 __version__ = "0.1.0"
 
-from .symbolic import TANGENTIAL_LAWS, NORMAL_LAWS, HybridModel, derive
-from .solvers import REFERENCE_SOLVERS, Solution, get_solver, ZenoError
-from .cases import CASES, get_case, simulate, converge
+from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, HybridModel, c_sds, coulomb_static, couple, d_sds,
+                       derive, linear_spring_dashpot)
+from .symbolic.cundall_strack import cundall_strack
+from .solvers import REFERENCE_SOLVERS, Problem, Solution, ZenoError, get_solver
+from .cases import CASES, Case, converge, get_case, register_case, simulate
 from .schemes import SCHEMES
 
-__all__ = ["TANGENTIAL_LAWS", "NORMAL_LAWS", "HybridModel", "derive", "REFERENCE_SOLVERS",
-           "Solution", "get_solver", "ZenoError", "CASES", "get_case", "SCHEMES", "simulate", "converge", "__version__"]
+#: names that are data, documented in the module docstring above
+REGISTRIES = ("TANGENTIAL_LAWS", "NORMAL_LAWS", "REFERENCE_SOLVERS", "SCHEMES", "CASES", "__version__")
+
+__all__ = [
+    # laws and models
+    "c_sds", "d_sds", "coulomb_static", "cundall_strack", "linear_spring_dashpot", "couple",
+    "HybridModel", "derive", "TANGENTIAL_LAWS", "NORMAL_LAWS",
+    # reference solvers
+    "get_solver", "REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError",
+    # schemes and studies
+    "simulate", "converge", "SCHEMES",
+    # cases
+    "Case", "register_case", "get_case", "CASES",
+    "__version__",
+]

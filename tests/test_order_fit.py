@@ -62,6 +62,11 @@ def test_no_order_with_the_reason(errors, why):
     assert fit.label() == "no order" and fit.as_dict()["reason"] == fit.reason
 
 
+def test_errors_at_round_off_give_no_order():
+    fit = fit_order([0.1, 0.05, 0.025, 0.0125], [1e-15, 0.0, 3e-16, float("nan")], floor=1e-14)
+    assert not fit.ok and "round-off floor 1e-14" in fit.reason and fit.n_points == 0
+
+
 def test_poor_fit_in_a_given_range_is_no_order():
     """A given range is fitted as it is; scatter shows in the standard error, and a
     standard error above 10 % of the slope is no order."""

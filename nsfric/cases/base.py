@@ -10,17 +10,56 @@ import os
 
 import numpy as np
 
+from ..plugins import GROUPS, LazyRegistry
 from ..solvers.base import Problem, get_solver
 
-CASES: dict = {}
+
+def _add_plugin_case(name, obj, registry):
+    """Register a case plug-in: a :class:`Case` subclass (instantiated) or instance whose
+    ``name`` is the entry point's name."""
+    case = obj() if isinstance(obj, type) else obj
+    if not isinstance(case, Case):
+        raise TypeError(f"{obj!r} is neither a Case subclass nor a Case")
+    if case.name != name:
+        raise ValueError(f"the entry point is named {name!r} but the case {case.name!r}")
+    registry[name] = case
+
+
+#: name -> case object: the cases of this package (:func:`register_case`), completed on
+#: first use by the installed plug-ins of the entry-point group ``nsfric.cases``
+CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case)
 
 
 def register_case(cls):
+    """Register a case class under its ``name`` (usable as a class decorator).
+
+    Parameters
+    ----------
+    cls : type
+        A :class:`Case` subclass; one instance is created and stored in :data:`CASES`.
+
+    Returns
+    -------
+    type
+        ``cls`` unchanged.
+
+    Installed packages register cases without importing anything through the
+    entry-point group ``nsfric.cases`` (see :mod:`nsfric.plugins`).
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Case)):
+        raise TypeError(f"register_case takes a Case subclass, got {cls!r}")
     CASES[cls.name] = cls()
     return cls
 
 
 def get_case(name: str):
+    """The registered case ``name`` (built-in or plug-in).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the known ones.
+    """
     try:
         return CASES[name]
     except KeyError:
@@ -28,7 +67,27 @@ def get_case(name: str):
 
 
 class Case:
-    """Base class of the cases; subclasses set the class attributes and ``build``."""
+    """A published system: mechanics x law(s) x parameters x initial state.
+
+    Subclasses set the class attributes and implement ``build(law)``, returning the
+    :class:`~nsfric.symbolic.model.HybridModel` of one law; register them with
+    :func:`register_case` (or the entry-point group ``nsfric.cases``).
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``nsfric run NAME``).
+    reference : str
+        Paper, section, equations and figures the case reproduces.
+    laws : tuple of str
+        The laws the case is built with; ``default_law`` is used when none is given.
+    t_end : float
+        Default end time.
+    unit, units : str, dict
+        Unit of the quantities, and of named ones where it differs.
+    initial : dict
+        Parameters that set the initial state, ``{state name: parameter name}``.
+    """
 
     name = "case"
     reference = ""
@@ -124,9 +183,29 @@ def _case(case):
 
 
 def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
-    """Run a discrete scheme on a case (by name or object) or a Problem.
+    """Run a fixed-step discrete (DEM) scheme on a case or a Problem.
 
-    See :func:`nsfric.schemes.simulate`; this wrapper only resolves a case name.
+    Parameters
+    ----------
+    case : str, Case or Problem
+        A registered case name (see :func:`get_case`), a case object, or a Problem.
+    law : str, optional
+        The case's law (default: its ``default_law``); not with a Problem.
+    scheme : str
+        A registered scheme name (``nsfric list``), e.g. ``"euler"``, ``"rk4-event"``.
+    dt : float
+        Step, > 0.
+    t_end : float, optional
+        End time (default: the case's).
+    params : dict, optional
+        Parameter overrides, validated against their ranges.
+    stages : bool
+        Also record the auxiliary stage states.
+
+    Returns
+    -------
+    DiscreteResult
+        The step rows (see :func:`nsfric.schemes.simulate`).
     """
     from ..schemes import simulate as _simulate
 
@@ -134,7 +213,28 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
 
 
 def converge(case, law=None, schemes=("euler",), **options):
-    """Convergence study on a case (by name or object); see :func:`nsfric.study.converge`."""
+    """Convergence study of discrete schemes against the case's exact reference.
+
+    Parameters
+    ----------
+    case : str or Case
+        A registered case name or a case object.
+    law : str or sequence of str, optional
+        The law(s) (default: the case's ``default_law``).
+    schemes : sequence of str
+        Scheme names.
+    **options
+        ``dts``, ``variables``, ``times``, ``t_end``, ``params``, ``reference``,
+        ``fit_range``, ``tol``, ``jobs``, ``progress`` (see
+        :func:`nsfric.study.convergence.converge`).
+
+    Returns
+    -------
+    ConvergenceResult
+        Errors per law x scheme x step, and the observed orders (an
+        :class:`~nsfric.study.fit.OrderFit` each: a number with its standard error,
+        or "no order" and why).
+    """
     from ..study.convergence import converge as _converge
 
     return _converge(_case(case), law, schemes, **options)

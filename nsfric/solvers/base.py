@@ -22,6 +22,20 @@ def register(cls):
 
 
 def get_solver(name: str, **options):
+    """A reference solver by name, configured with ``options``.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`REFERENCE_SOLVERS` (``filippov``, ``ida``, ``radau5dae``, ``analytic``).
+    **options
+        ``rtol``, ``atol`` and solver-specific options.
+
+    Returns
+    -------
+    ReferenceSolver
+        Call ``.solve(problem, t_eval)`` for a Solution.
+    """
     try:
         cls = REFERENCE_SOLVERS[name]
     except KeyError:

@@ -152,6 +152,9 @@ def fit_order(dts, errors, fit_range=None, tol=0.3, min_points=4, floor=0.0,
         raise ValueError(f"dts and errors must have the same length, got {dts.shape} and {errors.shape}")
     ok = np.isfinite(errors) & (errors > floor) & (dts > 0)
     idx = [i for i in np.argsort(dts, kind="stable") if ok[i]]
+    if len(dts) and not idx:
+        return OrderFit(float("nan"), float("nan"), float("nan"), float("nan"), 0, fit_range is None,
+                        f"no order: every error is at or below the round-off floor {floor:g} (or not finite)")
     if fit_range is not None:
         lo, hi = sorted(map(float, fit_range))
         idx = [i for i in idx if lo * (1 - 1e-9) <= dts[i] <= hi * (1 + 1e-9)]

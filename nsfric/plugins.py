@@ -1,0 +1,122 @@
+"""Plug-ins: registries filled from installed packages' entry points.
+
+A package extends nsfric by declaring entry points (``pyproject.toml``)::
+
+    [project.entry-points."nsfric.cases"]
+    my-case = "my_package.cases:MyCase"        # a Case subclass (or instance)
+
+    [project.entry-points."nsfric.laws"]
+    my-law = "my_package.laws:my_law"          # a law factory
+
+:func:`load_entry_points` loads one group into a registry; :class:`LazyRegistry` is a
+registry (a dict) that does so on its first read, so that importing nsfric stays cheap
+and a plug-in may itself ``import nsfric``.  A plug-in that fails to load is skipped
+with a :class:`PluginWarning` naming it, never a crash.
+
+This module is on the ground floor: it imports no layer of nsfric.
+"""
+from __future__ import annotations
+
+import warnings
+from importlib.metadata import entry_points
+
+#: the entry-point groups nsfric reads
+GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws"}
+
+
+class PluginWarning(UserWarning):
+    """A plug-in (an entry point of an nsfric group) could not be loaded."""
+
+
+def load_entry_points(group: str, registry: dict, register=None) -> list:
+    """Load the entry points of ``group`` into ``registry``.
+
+    Parameters
+    ----------
+    group : str
+        Entry-point group, e.g. ``"nsfric.cases"``.
+    registry : dict
+        Name -> object; names already present (explicit registrations) are kept.
+    register : callable ``(name, obj, registry)``, optional
+        Adds a loaded object (and may check or convert it; raise to reject it).
+        Default: ``registry[name] = obj``.
+
+    Returns
+    -------
+    list of str
+        The names added.  A plug-in that raises on loading or registering is skipped
+        with a :class:`PluginWarning` naming the plug-in, its target and the error.
+    """
+    added = []
+    for ep in entry_points(group=group):
+        if ep.name in registry:
+            continue
+        try:
+            obj = ep.load()
+            if register is None:
+                registry[ep.name] = obj
+            else:
+                register(ep.name, obj, registry)
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break nsfric
+            warnings.warn(f"nsfric: plug-in {ep.name!r} = {ep.value!r} (group {group!r}) not loaded: "
+                          f"{type(exc).__name__}: {exc}", PluginWarning, stacklevel=3)
+            continue
+        added.append(ep.name)
+    return added
+
+
+class LazyRegistry(dict):
+    """A registry (name -> object) completed from an entry-point group on first read.
+
+    Writes (explicit registrations) never trigger loading; any read -- ``[]``, ``in``,
+    iteration, ``len``, ``keys``/``values``/``items``, ``get`` -- loads the group once
+    (see :func:`load_entry_points`).
+    """
+
+    def __init__(self, group: str, register=None):
+        super().__init__()
+        self.group = group
+        self._register = register
+        self._loaded = False
+
+    def load(self) -> list:
+        """Load the group now (once); returns the names added."""
+        if self._loaded:
+            return []
+        self._loaded = True  # first: a plug-in reading the registry must not recurse
+        return load_entry_points(self.group, self, self._register)
+
+    def __getitem__(self, key):
+        self.load()
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.load()
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self.load()
+        return super().__iter__()
+
+    def __len__(self):
+        self.load()
+        return super().__len__()
+
+    def keys(self):
+        self.load()
+        return super().keys()
+
+    def values(self):
+        self.load()
+        return super().values()
+
+    def items(self):
+        self.load()
+        return super().items()
+
+    def get(self, key, default=None):
+        self.load()
+        return super().get(key, default)
+
+    def __repr__(self):
+        return f"LazyRegistry({self.group!r}, {dict.__repr__(self) if self._loaded else '<not loaded>'})"
