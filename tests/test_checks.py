@@ -40,11 +40,6 @@ def test_every_check_passes(results):
     assert not failed
 
 
-def test_run_checks_time_budget(results):
-    _, seconds = results
-    assert seconds < 60, f"run_checks took {seconds:.1f} s"
-
-
 def test_result_fields(results):
     res, _ = results
     for r in res:
