@@ -46,7 +46,7 @@ def cmd_simulate(args):
         "parameters": res.params, "states": list(res.state_names),
         "derived": list(res.output_names), "stages": bool(args.stages),
         "n_steps": res.n_steps, "n_rhs": res.n_rhs, "n_jac": res.n_jac, "seconds": res.seconds,
-        "events": res.events, "termination": res.termination, "reference": res.model.reference,
+        "events": [e.as_dict() for e in res.events], "termination": res.termination, "reference": res.model.reference,
         "versions": versions(),
     }
     cols = res.columns(stages=args.stages)

@@ -5,7 +5,7 @@ one on a case.  Registered: ``euler``, ``symplectic-euler``, ``velocity-verlet``
 ``midpoint``, ``heun``, ``rk4``, ``gear5``, ``bdf2``, ``implicit-euler``, and for each an
 event-aware variant ``NAME-event`` that lands a step on every mode transition.
 """
-from .base import SCHEMES, DiscreteResult, Scheme, get_scheme, register_scheme, simulate
+from .base import SCHEMES, Scheme, get_scheme, register_scheme, simulate
 from .field import DiscreteField, FrozenField, partition
 from . import rk, partitioned, gear, implicit  # noqa: F401  (register, in this order)
 from .rk import ExplicitRK
@@ -23,6 +23,6 @@ CORE_SCHEMES = _ORDER
 EVENT_SCHEMES = tuple(f"{n}-event" for n in _ORDER)
 from . import delta  # noqa: E402,F401  (registers the delta-approximation family of Krengel & Matuttis)
 
-__all__ = ["SCHEMES", "CORE_SCHEMES", "EVENT_SCHEMES", "DiscreteResult", "Scheme", "ExplicitRK",
+__all__ = ["SCHEMES", "CORE_SCHEMES", "EVENT_SCHEMES", "Scheme", "ExplicitRK",
            "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",
            "FrozenField", "partition"]
