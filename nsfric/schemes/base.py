@@ -27,6 +27,8 @@ from ..solvers.base import Problem
 from .field import DiscreteField, Diverged
 
 SCHEMES: dict = {}
+#: other names of registered schemes (a label of a paper), resolved by :func:`get_scheme`
+ALIASES: dict = {}
 
 
 def register_scheme(scheme):
@@ -37,12 +39,19 @@ def register_scheme(scheme):
     return scheme
 
 
+def register_alias(alias, name):
+    """Let ``alias`` name the registered scheme ``name`` (the same method, another label)."""
+    if alias in SCHEMES or alias in ALIASES:
+        raise ValueError(f"scheme name {alias!r} is taken")
+    ALIASES[alias] = get_scheme(name).name
+
+
 def get_scheme(name):
-    """The registered scheme ``name`` (a scheme object is returned unchanged)."""
+    """The registered scheme ``name`` or alias (a scheme object is returned unchanged)."""
     if not isinstance(name, str):
         return name
     try:
-        return SCHEMES[name]
+        return SCHEMES[ALIASES.get(name, name)]
     except KeyError:
         raise ValueError(f"unknown scheme {name!r}; choose one of {sorted(SCHEMES)}") from None
 
@@ -82,6 +91,11 @@ class Scheme:
     def rescale(self, hist, ratio):
         """History for a step ``ratio`` times the previous one (None: restart)."""
         return None
+
+    def map_history(self, hist, fn):
+        """The history with ``fn`` applied to every stored *state* (a projection of a
+        multistep history); one-step schemes store none."""
+        return hist
 
     def integrate(self, field, t0, u0, h, n_steps, record=None):
         """Fixed steps ``t_i = t0 + i h``; returns ``(t, Y, info)``.
