@@ -20,7 +20,7 @@ __version__ = "0.1.0"
 
 from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, HybridModel, c_sds, coulomb_static, couple, d_sds,
                        derive, linear_spring_dashpot)
-from .symbolic.cundall_strack import cundall_strack
+from .symbolic import cundall_strack
 from .solvers import REFERENCE_SOLVERS, Problem, Solution, ZenoError, get_solver
 from .cases import CASES, Case, converge, get_case, register_case, simulate
 from .schemes import SCHEMES

@@ -1,9 +1,24 @@
-"""One :class:`Solution` type for every reference solver.
+"""One :class:`Solution` type for every reference solver and every discrete scheme.
 
-A solution is a list of mode *segments* (each with its own dense interpolant), the
-event log, solver statistics and the tolerances used.  ``sol(t)`` evaluates the state
-across segments; ``sol["xi"]`` gives a state or a derived quantity (``F``, energies,
-``lam``) at the sample times ``sol.t``.
+A solution is a list of mode *segments* (each with its own dense evaluation), the
+event log, statistics and the tolerances used.  ``sol(t)`` evaluates the state across
+segments; ``sol["xi"]`` gives a state or a derived quantity (``F``, energies, ``lam``)
+at the sample times ``sol.t``.
+
+* A **reference** solve (``filippov``, ``analytic``, ``ida``...) has one segment per
+  mode, each with the solver's own dense output; ``sol.t`` is a resampling grid plus
+  the event times (:meth:`Solution.resample`).
+* A **discrete** run of a fixed-step scheme (:meth:`Solution.from_steps`) holds its
+  *step points* as samples (``sol.t``, ``sol.y`` are the scheme's rows, untouched; an
+  event-aware scheme adds rows at the located transitions) and its segments are the
+  runs of rows in one mode.  Between step points ``sol(t)`` is the **piecewise linear**
+  interpolant of the step points (:class:`StepInterpolant`; at a repeated time, e.g. a
+  reset, the later row).  This is nsfric's choice, not the scheme's own continuous
+  extension: it is exact at the step points, which is where studies compare.
+  Auxiliary stage states are kept optionally (``stages``).
+
+This module is the ground floor: it imports no layer.  Derived quantities come from
+``model.derived()`` and ``model.param_vector()``.
 """
 from __future__ import annotations
 
@@ -11,22 +26,43 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+_EVENT_KEYS = {"t": "t", "kind": "kind", "from": "from_mode", "to": "to_mode", "y": "y"}
 
 
 @dataclass(frozen=True)
 class Event:
     """A mode switch: time, kind (``stick``, ``slip``, ``reversal``, ``contact-end``...),
-    the modes left and entered, and the state after the switch."""
+    the modes left and entered, and the state after the switch (``()`` if not kept).
+
+    Read as attributes (``e.kind``) or, as the discrete schemes used to log them, by
+    key (``e["kind"]``, ``e["from"]``, ``e["to"]``).
+    """
 
     t: float
     kind: str
     from_mode: str | None
     to_mode: str
-    y: tuple
+    y: tuple = ()
 
-    def as_dict(self, state_names) -> dict:
-        return {"t": self.t, "kind": self.kind, "from": self.from_mode, "to": self.to_mode,
-                "y": dict(zip(state_names, map(float, self.y)))}
+    def __getitem__(self, key):
+        try:
+            return getattr(self, _EVENT_KEYS[key])
+        except KeyError:
+            raise KeyError(f"event fields are {sorted(_EVENT_KEYS)}, not {key!r}") from None
+
+    def as_dict(self, state_names=None) -> dict:
+        """``t``, ``kind``, ``from``, ``to`` (and ``y`` by state name when it is kept)."""
+        d = {"t": self.t, "kind": self.kind, "from": self.from_mode, "to": self.to_mode}
+        if state_names is not None and len(self.y):
+            d["y"] = dict(zip(state_names, map(float, self.y)))
+        return d
+
+    @classmethod
+    def coerce(cls, e) -> "Event":
+        """An Event from an Event or a dict ``{"t", "kind", "from", "to"[, "y"]}``."""
+        if isinstance(e, Event):
+            return e
+        return cls(float(e["t"]), e["kind"], e.get("from"), e["to"], tuple(e.get("y", ())))
 
 
 @dataclass
@@ -47,20 +83,53 @@ class Segment:
         return np.asarray(self.dense(t), dtype=float)
 
 
+class StepInterpolant:
+    """Piecewise linear interpolant of step points ``(t_i, Y[:, i])`` (``t`` non-decreasing).
+
+    At a repeated time the later row is returned; outside ``[t_0, t_N]`` the end
+    intervals are extended linearly.
+    """
+
+    def __init__(self, t, Y):
+        self.t = np.asarray(t, dtype=float)
+        self.Y = np.asarray(Y, dtype=float)
+
+    def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        flat = np.atleast_1d(t)
+        if len(self.t) == 1:
+            return np.repeat(self.Y, flat.size, axis=1).reshape((-1,) + t.shape)
+        i = np.clip(np.searchsorted(self.t, flat, side="right") - 1, 0, len(self.t) - 2)
+        span = self.t[i + 1] - self.t[i]
+        with np.errstate(all="ignore"):
+            theta = np.where(span > 0, (flat - self.t[i]) / np.where(span > 0, span, 1.0), 1.0)
+        out = self.Y[:, i] * (1 - theta) + self.Y[:, i + 1] * theta
+        return out.reshape((-1,) + t.shape)
+
+
 @dataclass
 class Solution:
-    """The result of a reference solve.
+    """The result of a reference solve or of a discrete run (see module docstring).
 
     Attributes
     ----------
     model, params : the HybridModel and the parameter values used
-    solver : str, the registered solver name
+    solver : str, the registered solver or scheme name
     segments : list of Segment, in time order
     events : list of Event
-    stats : dict, e.g. ``nfev``, ``njev``, ``nsteps``, ``nevents``
-    tolerances : dict, ``rtol``, ``atol`` (and method)
-    t : sample times (uniform grid plus event times); ``y`` the states there
+    stats : dict: ``nfev`` (right-hand-side evaluations), ``njev`` (Jacobians),
+        ``nsteps``, ``nevents``; a discrete run adds ``seconds`` (wall time)
+    tolerances : dict, ``rtol``, ``atol`` (and method); ``{"dt": dt}`` for a scheme
+    t_span : (t0, t_end) asked for
     termination : str, why the run ended
+    t : sample times (reference: uniform grid plus event times; discrete: the rows);
+        ``y`` the states there, ``modes`` the mode of each sample
+    summary : dict of scalar observables (empty by default), written into sidecars
+    case, law : names of the problem, where known
+    scheme, dt : the fixed-step scheme and its step (None for a reference solve)
+    stages : list of ``(t, u, label, row, mode)`` auxiliary stage states of a discrete
+        run (empty unless asked): ``label`` numbers the stage within its step (1, 2,
+        ...), ``row`` is the row the step starts from
     """
 
     model: object
@@ -76,6 +145,37 @@ class Solution:
     sample_modes: list = field(default=None)
     _y: np.ndarray = field(default=None, repr=False)
     info: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
+    case: str | None = None
+    law: str | None = None
+    scheme: str | None = None
+    dt: float | None = None
+    stages: list = field(default_factory=list)
+
+    @classmethod
+    def from_steps(cls, model, params, t, Y, modes, *, scheme, dt, t_span, events=(), stats=None,
+                   termination="reached t_end", stages=(), case=None, law=None) -> "Solution":
+        """A discrete run: rows ``t``, states ``Y`` (n, N), the mode of each row (None for
+        a non-finite row); segments are the runs of rows in one mode, evaluated by one
+        :class:`StepInterpolant` (each segment ends on the first row of the next)."""
+        t = np.asarray(t, dtype=float)
+        Y = np.asarray(Y, dtype=float)
+        modes = list(modes)
+        dense = StepInterpolant(t, Y)
+        segments, a = [], 0
+        for i in range(1, len(t) + 1):
+            if i == len(t) or modes[i] != modes[a]:
+                b = min(i, len(t) - 1)
+                segments.append(Segment(modes[a], float(t[a]), float(t[b]), dense, Y[:, a].copy(),
+                                        Y[:, b].copy()))
+                a = i
+        events = [Event.coerce(e) for e in events]
+        stats = dict(stats or {})
+        stats.setdefault("nsteps", len(t) - 1)
+        stats.setdefault("nevents", len(events))
+        return cls(model, dict(params), scheme, segments, events, stats, {"dt": dt},
+                   tuple(map(float, t_span)), termination, t, modes, Y, case=case, law=law,
+                   scheme=scheme, dt=dt, stages=list(stages))
 
     # -- sampling ----------------------------------------------------------------
     def resample(self, t_eval):
@@ -105,8 +205,38 @@ class Solution:
         return self._y
 
     @property
+    def modes(self) -> list:
+        """The mode of each sample (None for a non-finite row of a discrete run)."""
+        return self.sample_modes
+
+    @property
     def state_names(self):
         return self.model.state_names
+
+    @property
+    def output_names(self):
+        return self.model.output_names
+
+    @property
+    def t_end(self) -> float:
+        return self.t_span[1]
+
+    # -- statistics under their usual names -----------------------------------------
+    @property
+    def n_rhs(self) -> int:
+        return self.stats.get("nfev", 0)
+
+    @property
+    def n_jac(self) -> int:
+        return self.stats.get("njev", 0)
+
+    @property
+    def n_steps(self) -> int:
+        return self.stats.get("nsteps", 0)
+
+    @property
+    def seconds(self) -> float:
+        return self.stats.get("seconds", float("nan"))
 
     def __call__(self, t):
         """Dense evaluation of the states at ``t`` (scalar or array) across segments.
@@ -129,23 +259,31 @@ class Solution:
         return self.segments[i].mode
 
     # -- named access --------------------------------------------------------------
-    def derived(self, name: str, t=None, y=None, modes=None) -> np.ndarray:
-        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
+    def _outputs(self, Y, modes, names=None) -> np.ndarray:
+        """Derived quantities ``names`` (default all) at states ``Y`` in ``modes``
+        (NaN where the mode is None)."""
         d = self.model.derived()
         p = self.model.param_vector(self.params)
+        names = list(self.model.output_names if names is None else names)
+        out = np.full((len(names), Y.shape[1]), np.nan)
+        modes = np.asarray(modes, dtype=object)
+        for mode in dict.fromkeys(m for m in modes if m is not None):
+            sel = modes == mode
+            onames, f = d.outputs(str(mode))
+            vals = f(Y[:, sel], p)
+            for k, n in enumerate(names):
+                out[k, sel] = vals[onames.index(n)]
+        return out
+
+    def derived(self, name: str, t=None, y=None, modes=None) -> np.ndarray:
+        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
         if t is not None:
             t = np.atleast_1d(np.asarray(t, dtype=float))
             y = self(t)
             modes = [self.mode_at(tt) for tt in t]
         elif y is None:
             y, modes = self._y, self.sample_modes
-        out = np.empty(y.shape[1])
-        modes = np.asarray(modes)
-        for mode in np.unique(modes):
-            sel = modes == mode
-            names, f = d.outputs(str(mode))
-            out[sel] = f(y[:, sel], p)[names.index(name)]
-        return out
+        return self._outputs(y, modes, [name])[0]
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name == "t":
@@ -157,14 +295,37 @@ class Solution:
         raise KeyError(f"{name!r} is neither a state {self.model.state_names} nor a derived "
                        f"quantity {self.model.output_names}")
 
-    def columns(self) -> dict:
-        """Ordered columns for tables: ``t``, the states, then derived quantities."""
-        cols = {"t": self.t}
-        for n in self.model.state_names:
-            cols[n] = self[n]
-        for n in self.model.output_names:
-            cols[n] = self[n]
-        cols["mode"] = np.asarray(self.sample_modes)
+    def stage_arrays(self):
+        """``(t, Y, labels, modes)`` of the recorded auxiliary stage states."""
+        if not self.stages:
+            return np.empty(0), np.empty((len(self.state_names), 0)), [], []
+        t = np.array([s[0] for s in self.stages])
+        Y = np.array([s[1] for s in self.stages]).T
+        return t, Y, [s[2] for s in self.stages], [s[4] for s in self.stages]
+
+    def columns(self, stages: bool = False) -> dict:
+        """Ordered columns ``t``, states, derived quantities, ``mode``; with ``stages``
+        the auxiliary stage rows are interleaved after the step they belong to and a
+        ``stage`` column marks them (0 = step row)."""
+        t, Y, modes, stage = self.t, self._y, list(self.sample_modes), np.zeros(len(self.t), dtype=int)
+        if stages and self.stages:
+            st, sY, labels, smodes = self.stage_arrays()
+            keys = [(i, 0) for i in range(len(self.t))] + [(s[3], 1) for s in self.stages]
+            idx = sorted(range(len(keys)), key=lambda k: keys[k])  # stable: stage order kept
+            allM = modes + smodes
+            t = np.concatenate([t, st])[idx]
+            Y = np.concatenate([Y, sY], axis=1)[:, idx]
+            stage = np.concatenate([stage, np.array(labels, dtype=int)])[idx]
+            modes = [allM[k] for k in idx]
+        cols = {"t": t}
+        for i, n in enumerate(self.state_names):
+            cols[n] = Y[i]
+        outs = self._outputs(Y, modes)
+        for i, n in enumerate(self.output_names):
+            cols[n] = outs[i]
+        cols["mode"] = np.array([m if m is not None else "" for m in modes])
+        if stages:
+            cols["stage"] = stage
         return cols
 
     def event_log(self) -> list:
@@ -173,7 +334,8 @@ class Solution:
     def event_times(self, kind: str | None = None) -> np.ndarray:
         return np.array([e.t for e in self.events if kind is None or e.kind == kind])
 
-    def summary(self) -> str:
+    def describe(self) -> str:
+        """One line: model, solver, segments, events, statistics."""
         ev = ", ".join(f"{e.kind}@{e.t:.12g}" for e in self.events)
         return (f"{self.model.name} by {self.solver}: {len(self.segments)} segment(s), "
                 f"events [{ev}], stats {self.stats}")

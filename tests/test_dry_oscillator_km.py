@@ -8,9 +8,9 @@ import nsfric
 from nsfric.cases import dry_oscillator_figures as F
 from nsfric.study.convergence import fit_order
 from nsfric import simulate
-from nsfric.schemes import SCHEMES
-from nsfric.schemes.delta import (DeltaField, delta_indicators, delta_lambda_scalar,
-                                          extrapolation, run_batch, BDF)
+from nsfric.schemes import SCHEMES, get_scheme
+from nsfric.schemes.delta import DeltaField, delta_indicators, delta_lambda_scalar, run_batch
+from nsfric.schemes.gear import BDF, extrapolation
 from nsfric.symbolic.derive import param_vector
 
 CASE = nsfric.get_case("dry-oscillator")
@@ -70,8 +70,12 @@ def test_bdf_and_extrapolation_coefficients():
 
 def test_registered_with_the_schemes_and_refuses_laws_without_exact_friction():
     for name in DELTA + tuple(s + "-proj" for s in DELTA):
-        assert name in SCHEMES
-    assert SCHEMES["delta-bdf5"].order == 5 and SCHEMES["delta-heun"].order == 2
+        s = get_scheme(name)
+        assert s.name in SCHEMES and s.base is get_scheme(s.name[len("delta-"):].replace("-proj", ""))
+    # K-M's labels are aliases of "delta-" + the registered base scheme: one name, one method
+    assert get_scheme("delta-bdf2").name == "delta-bdf2-pc" and "delta-bdf2" not in SCHEMES
+    assert get_scheme("delta-bdf5-proj") is SCHEMES["delta-bdf5-pc-proj"]
+    assert SCHEMES["delta-bdf5-pc"].order == 5 and SCHEMES["delta-heun"].order == 2
     with pytest.raises(ValueError, match="Filippov sliding mode"):
         simulate("sliding-plates", "c-sds", "delta-heun", 0.1)
 

@@ -1,6 +1,6 @@
 """Sliding plates: Führer, Brendel & Wolf (2024) Figs 1-4 from the discrete schemes.
 
-Each ``figN_data`` returns the data (dicts of arrays, DiscreteResults), ``plot_figN``
+Each ``figN_data`` returns the data (dicts of arrays, discrete Solutions), ``plot_figN``
 draws it, and :func:`run` writes every figure with the CSV behind it, the order table
 and the studies beyond the paper (:mod:`.sliding_plates_study`), next to the exact
 reference outputs of :meth:`Case.run`.

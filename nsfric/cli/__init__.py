@@ -24,32 +24,25 @@ from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa
 
 
 # -- commands --------------------------------------------------------------------------
-def _add_plugin_law(name, obj, registry):
-    """A law plug-in: a factory (called once here to check it) or a law object."""
-    factory = obj if callable(obj) else (lambda law=obj: law)
-    factory().reference  # noqa: B018 - a plug-in law must build and cite itself
-    registry[name] = factory
-
-
 def _plugin(obj) -> str:
-    module = type(obj).__module__
+    """`` [plug-in MODULE]`` for a case object or law factory defined outside nsfric."""
+    module = getattr(obj, "__module__", None) if callable(obj) and not hasattr(obj, "laws") \
+        else type(obj).__module__
+    module = module or ""
     return "" if module.split(".")[0] == "nsfric" else f"  [plug-in {module}]"
 
 
 def cmd_list(args):
     from ..cases import CASES
-    from ..plugins import GROUPS, load_entry_points
     from ..solvers import REFERENCE_SOLVERS
     from ..symbolic import NORMAL_LAWS, TANGENTIAL_LAWS
 
     print("cases:")
     for name, case in CASES.items():  # the first read loads the nsfric.cases plug-ins
         print(f"  {name:18s} laws: {', '.join(case.laws):40s} {case.reference}{_plugin(case)}")
-    laws = {**TANGENTIAL_LAWS, **NORMAL_LAWS}
-    plugins = load_entry_points(GROUPS["laws"], laws, _add_plugin_law)  # those not registered yet
-    print("laws:")
-    for name, f in laws.items():
-        print(f"  {name:18s} {f().reference}{'  [plug-in]' if name in plugins else ''}")
+    print("laws:")  # plug-in laws were registered when nsfric.symbolic was imported
+    for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items():
+        print(f"  {name:18s} {f().reference}{_plugin(f)}")
     print("reference solvers:")
     for name, cls in REFERENCE_SOLVERS.items():
         doc = (cls.__doc__ or "").strip().splitlines()[0]

@@ -44,7 +44,7 @@ def cmd_simulate(args):
         "parameters": res.params, "states": list(res.state_names),
         "derived": list(res.output_names), "stages": bool(args.stages),
         "n_steps": res.n_steps, "n_rhs": res.n_rhs, "n_jac": res.n_jac, "seconds": res.seconds,
-        "events": res.events, "termination": res.termination, "reference": res.model.reference,
+        "events": [e.as_dict() for e in res.events], "termination": res.termination, "reference": res.model.reference,
         "versions": versions(),
     }
     cols = res.columns(stages=args.stages)
@@ -95,12 +95,12 @@ def cmd_converge(args):
 def register(sub):
     """Add ``simulate`` and ``converge`` to the ``nsfric`` parser."""
     from ._common import _count, _positive
-    from ..schemes import SCHEMES
+    from ..schemes import ALIASES, SCHEMES
 
     s = sub.add_parser("simulate", help="run a discrete DEM scheme with a fixed step (CSV + JSON)")
     s.add_argument("case")
     s.add_argument("--law")
-    s.add_argument("--scheme", required=True, choices=list(SCHEMES), metavar="SCHEME",
+    s.add_argument("--scheme", required=True, choices=list(SCHEMES) + list(ALIASES), metavar="SCHEME",
                    help="one of: " + ", ".join(SCHEMES))
     s.add_argument("--dt", type=_positive("--dt"),
                    help="time step (default: the case's dt parameter, if it has one)")
@@ -113,7 +113,7 @@ def register(sub):
     s = sub.add_parser("converge", help="convergence study: errors, observed orders, work-precision")
     s.add_argument("case")
     s.add_argument("--law", action="append", help="law (repeatable; default: the case's default)")
-    s.add_argument("--scheme", action="append", required=True, choices=list(SCHEMES), metavar="SCHEME",
+    s.add_argument("--scheme", action="append", required=True, choices=list(SCHEMES) + list(ALIASES), metavar="SCHEME",
                    help="scheme (repeatable): " + ", ".join(SCHEMES))
     s.add_argument("--dt", action="extend", nargs="+", type=_positive("--dt"),
                    help="steps (default: t_end/(50 2^j), j = 0..6)")

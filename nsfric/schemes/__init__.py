@@ -2,10 +2,14 @@
 
 ``SCHEMES`` maps a name to a scheme object (attribute ``order``); :func:`simulate` runs
 one on a case.  Registered: ``euler``, ``symplectic-euler``, ``velocity-verlet``,
-``midpoint``, ``heun``, ``rk4``, ``gear5``, ``bdf2``, ``implicit-euler``, and for each an
-event-aware variant ``NAME-event`` that lands a step on every mode transition.
+``midpoint``, ``heun``, ``rk4``, ``gear5``, ``bdf2``, ``implicit-euler``, the explicit
+predictor-corrector BDFs ``bdf2-pc``, ``bdf5-pc``, for each an event-aware variant
+``NAME-event`` that lands a step on every mode transition, and the delta family
+``delta-NAME`` (NAME plus the delta approximation of Krengel & Matuttis as its per-step
+adjustment).  ``ALIASES`` holds other labels of registered schemes (K-M's
+``delta-bdf2`` = ``delta-bdf2-pc``).
 """
-from .base import SCHEMES, DiscreteResult, Scheme, get_scheme, register_scheme, simulate
+from .base import ALIASES, SCHEMES, Scheme, get_scheme, register_alias, register_scheme, simulate
 from .field import DiscreteField, FrozenField, partition
 from . import rk, partitioned, gear, implicit  # noqa: F401  (register, in this order)
 from .rk import ExplicitRK
@@ -23,6 +27,6 @@ CORE_SCHEMES = _ORDER
 EVENT_SCHEMES = tuple(f"{n}-event" for n in _ORDER)
 from . import delta  # noqa: E402,F401  (registers the delta-approximation family of Krengel & Matuttis)
 
-__all__ = ["SCHEMES", "CORE_SCHEMES", "EVENT_SCHEMES", "DiscreteResult", "Scheme", "ExplicitRK",
+__all__ = ["SCHEMES", "ALIASES", "register_alias", "CORE_SCHEMES", "EVENT_SCHEMES", "Scheme", "ExplicitRK",
            "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",
            "FrozenField", "partition"]

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field as dc_field, replace as dc_replace
+from dataclasses import replace as dc_replace
 
 import numpy as np
 
+from ..solution import Solution
 from ..solvers.base import Problem
 from .field import DiscreteField, Diverged
 
 SCHEMES: dict = {}
+#: other names of registered schemes (a label of a paper), resolved by :func:`get_scheme`
+ALIASES: dict = {}
 
 
 def register_scheme(scheme):
@@ -36,12 +39,19 @@ def register_scheme(scheme):
     return scheme
 
 
+def register_alias(alias, name):
+    """Let ``alias`` name the registered scheme ``name`` (the same method, another label)."""
+    if alias in SCHEMES or alias in ALIASES:
+        raise ValueError(f"scheme name {alias!r} is taken")
+    ALIASES[alias] = get_scheme(name).name
+
+
 def get_scheme(name):
-    """The registered scheme ``name`` (a scheme object is returned unchanged)."""
+    """The registered scheme ``name`` or alias (a scheme object is returned unchanged)."""
     if not isinstance(name, str):
         return name
     try:
-        return SCHEMES[name]
+        return SCHEMES[ALIASES.get(name, name)]
     except KeyError:
         raise ValueError(f"unknown scheme {name!r}; choose one of {sorted(SCHEMES)}") from None
 
@@ -82,6 +92,11 @@ class Scheme:
         """History for a step ``ratio`` times the previous one (None: restart)."""
         return None
 
+    def map_history(self, hist, fn):
+        """The history with ``fn`` applied to every stored *state* (a projection of a
+        multistep history); one-step schemes store none."""
+        return hist
+
     def integrate(self, field, t0, u0, h, n_steps, record=None):
         """Fixed steps ``t_i = t0 + i h``; returns ``(t, Y, info)``.
 
@@ -121,111 +136,6 @@ class Scheme:
         return f"<scheme {self.name} order {self.order}>"
 
 
-@dataclass
-class DiscreteResult:
-    """A discrete trajectory of a fixed-step scheme.
-
-    Attributes
-    ----------
-    t : (N,) times of the rows (one per step from ``t = 0``; event-aware schemes add
-        rows at the located transitions)
-    y : (n_states, N) states; ``result["xi"]`` by name, derived quantities (``F``,
-        ``F_S``, energies) by name too, evaluated in the mode the scheme uses at that
-        state (``modes``)
-    stages : list of ``(t, u, label, row)`` auxiliary stage states (empty unless
-        asked): ``label`` numbers the stage within its step (1, 2, ...), ``row`` is the
-        row the step starts from
-    n_rhs, n_jac : evaluations of the right-hand side and its Jacobian
-    seconds : wall time of the integration
-    events : located transitions (event-aware schemes)
-    """
-
-    case: str
-    law: str
-    scheme: str
-    dt: float
-    t_end: float
-    model: object
-    params: dict
-    t: np.ndarray
-    y: np.ndarray
-    modes: list
-    n_rhs: int
-    n_jac: int
-    seconds: float
-    stages: list = dc_field(default_factory=list)
-    events: list = dc_field(default_factory=list)
-    termination: str = "reached t_end"
-
-    @property
-    def state_names(self):
-        return self.model.state_names
-
-    @property
-    def output_names(self):
-        return self.model.output_names
-
-    @property
-    def n_steps(self) -> int:
-        return len(self.t) - 1
-
-    def _outputs(self, Y, modes):
-        d = self.model.derived()
-        p = self.model.param_vector(self.params)
-        out = np.full((len(self.model.output_names), Y.shape[1]), np.nan)
-        modes = np.asarray(modes, dtype=object)
-        for mode in set(m for m in modes if m is not None):
-            sel = modes == mode
-            _, f = d.outputs(mode)
-            out[:, sel] = f(Y[:, sel], p).reshape(len(self.model.output_names), -1)
-        return out
-
-    def __getitem__(self, name):
-        if name == "t":
-            return self.t
-        if name in self.model.state_names:
-            return self.y[self.model.state_names.index(name)]
-        if name in self.model.output_names:
-            return self._outputs(self.y, self.modes)[self.model.output_names.index(name)]
-        raise KeyError(f"{name!r} is neither a state {self.model.state_names} nor a derived "
-                       f"quantity {self.model.output_names}")
-
-    def stage_arrays(self):
-        """``(t, Y, labels, modes)`` of the recorded auxiliary stage states."""
-        if not self.stages:
-            return np.empty(0), np.empty((len(self.state_names), 0)), [], []
-        t = np.array([s[0] for s in self.stages])
-        Y = np.array([s[1] for s in self.stages]).T
-        labels = [s[2] for s in self.stages]
-        fld = DiscreteField(self.model, self.params)
-        modes = [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]
-        return t, Y, labels, modes
-
-    def columns(self, stages: bool = False) -> dict:
-        """Ordered columns ``t``, states, derived quantities, ``mode`` (as ``reference``
-        writes them); with ``stages`` the auxiliary stage rows are interleaved after
-        the step they belong to and a ``stage`` column marks them (0 = step row)."""
-        t, Y, modes, stage = self.t, self.y, list(self.modes), np.zeros(len(self.t), dtype=int)
-        if stages and self.stages:
-            st, sY, labels, smodes = self.stage_arrays()
-            keys = [(i, 0) for i in range(len(self.t))] + [(s[3], 1) for s in self.stages]
-            idx = sorted(range(len(keys)), key=lambda k: keys[k])  # stable: stage order kept
-            allM = modes + smodes
-            t = np.concatenate([t, st])[idx]
-            Y = np.concatenate([Y, sY], axis=1)[:, idx]
-            stage = np.concatenate([stage, np.array(labels, dtype=int)])[idx]
-            modes = [allM[k] for k in idx]
-        cols = {"t": t}
-        for i, n in enumerate(self.state_names):
-            cols[n] = Y[i]
-        outs = self._outputs(Y, modes)
-        for i, n in enumerate(self.output_names):
-            cols[n] = outs[i]
-        cols["mode"] = np.array([m if m is not None else "" for m in modes])
-        if stages:
-            cols["stage"] = stage
-        return cols
-
 def tag_stages(record, k0, row):
     """Mark the stage states recorded since ``k0`` as belonging to the step from ``row``."""
     if record is not None:
@@ -261,7 +171,9 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
 
     Returns
     -------
-    DiscreteResult
+    Solution
+        The step points as samples (``sol.t``, ``sol.y``, ``sol.modes``), piecewise
+        linear between them (:meth:`~nsfric.solution.Solution.from_steps`).
     """
     scheme = get_scheme(scheme)
     if isinstance(problem, str):
@@ -293,6 +205,9 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
     seconds = time.perf_counter() - tic
     modes = info.get("modes") or [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]  # scheme's own if given
-    return DiscreteResult(prob.name or prob.model.name, prob.law, scheme.name, dt, t1, prob.model, dict(prob.params), t, Y,
-                          modes, fld.n_rhs, fld.n_jac, seconds, list(record or []),
-                          info["events"], info["termination"])
+    stage_list = [tuple(s[:4]) + (_safe_mode(fld, np.asarray(s[1])),) for s in record or ()]
+    return Solution.from_steps(
+        prob.model, prob.params, t, Y, modes, scheme=scheme.name, dt=dt, t_span=(t0, t1),
+        events=info["events"], termination=info["termination"], stages=stage_list,
+        stats={"nfev": fld.n_rhs, "njev": fld.n_jac, "seconds": seconds},
+        case=prob.name or prob.model.name, law=prob.law)

@@ -32,12 +32,18 @@ the paper suggests (Hairer & Wanner II p 471): on entering the stuck state the
 velocity is set to zero (the reset map of the sliding mode) and the history of a
 multistep integrator is projected too (positions held, velocities zero).
 
-Integrators (fixed step, explicit): ``heun`` -- Heun's predictor-corrector (order 2,
-two evaluations per step, Matuttis & Chen p 80); ``bdf2``, ``bdf5`` -- backward
-differentiation formulae in predictor-corrector form (Gear): the predictor is the
-polynomial extrapolation through the last ``k + 1`` states (order ``k``), the corrector
-``y_{n+1} = sum_j a_j y_{n-j} + beta h f(y_pred)`` is applied ``corrections`` times
-(default once; one evaluation each); started by ``k`` classical RK4 steps.
+The delta approximation is a per-step law adjustment, applied to any explicit
+fixed-step scheme through the field interface (:class:`DeltaAdjustment`): it replaces
+the rates the scheme evaluates (eq 9 while stuck) and, after every step, decides the
+stuck flag, logs the transitions and (``-proj``) projects the state and the multistep
+history.  ``delta-NAME`` is the registered scheme ``NAME`` plus this adjustment,
+nothing else: ``delta-heun`` is ``heun`` (Heun's predictor-corrector, order 2, two
+evaluations per step, Matuttis & Chen p 80), ``delta-bdf2-pc``/``delta-bdf5-pc`` are
+``bdf2-pc``/``bdf5-pc`` (BDF in Gear's predictor-corrector form, started by RK4;
+:class:`~nsfric.schemes.gear.BDFPredictorCorrector`).  K-M's own labels ``delta-bdf2``
+and ``delta-bdf5`` are aliases of those (the fully implicit ``bdf2`` is another
+method).  The adjustment acts on rates only, so Runge-Kutta schemes run in their
+tableau form (``u + h/2 (k1 + k2)``; :mod:`nsfric.schemes.rk`).
 Everything numeric comes from the derived model (rates of the two regions, the
 switching function and the indicators, generated together in one function); the run
 is vectorised over a batch of parameter sets (:func:`run_batch`), which the
@@ -46,29 +52,17 @@ particle-size study of Fig 5 uses.
 from __future__ import annotations
 
 import math
-from math import comb
 
 import numpy as np
 
 from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
-from .base import Scheme, register_scheme
+from .base import Scheme, get_scheme, register_alias, register_scheme
+from .field import Eval, RateField
 
-#: BDF-k corrector: (a_0..a_{k-1} on y_n..y_{n-k+1}, beta); Hairer, Nørsett & Wanner III.1
-BDF = {
-    1: ((1.0,), 1.0),
-    2: ((4 / 3, -1 / 3), 2 / 3),
-    3: ((18 / 11, -9 / 11, 2 / 11), 6 / 11),
-    4: ((48 / 25, -36 / 25, 16 / 25, -3 / 25), 12 / 25),
-    5: ((300 / 137, -300 / 137, 200 / 137, -75 / 137, 12 / 137), 60 / 137),
-}
-INTEGRATORS = {"heun": 2, "bdf2": 2, "bdf5": 5}
+#: Krengel & Matuttis's names of the integrators -> the registered schemes
+KM_INTEGRATORS = {"heun": "heun", "bdf2": "bdf2-pc", "bdf5": "bdf5-pc"}
 DELTA_FACTOR = 0.9  #: eq 17
-
-
-def extrapolation(k: int) -> np.ndarray:
-    """Weights of the degree-``k`` extrapolation ``y_{n+1} ~ sum_j c_j y_{n-j}``, j = 0..k."""
-    return np.array([(-1) ** j * comb(k + 1, j + 1) for j in range(k + 1)], dtype=float)
 
 
 def delta_indicators(g, s_plus, s_minus, factor=DELTA_FACTOR):
@@ -203,53 +197,85 @@ def sp_equal(a, b) -> bool:
     return sp.simplify(sp.sympify(a) - b) == 0
 
 
-def _rk4(field, u, h, stuck, P0):
-    """Classical RK4 step (multistep start); returns the new state and the stage ``g``."""
-    k1 = field.rates(P0, stuck)
-    P2 = field.pieces(u + h / 2 * k1)
-    k2 = field.rates(P2, stuck)
-    P3 = field.pieces(u + h / 2 * k2)
-    k3 = field.rates(P3, stuck)
-    P4 = field.pieces(u + h * k3)
-    k4 = field.rates(P4, stuck)
-    return u + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4), [P2[2], P3[2], P4[2]]
+class DeltaAdjustment(RateField):
+    """The delta approximation as a per-step adjustment any explicit scheme applies.
+
+    The field interface of :class:`~nsfric.schemes.field.DiscreteField` (``f``, and
+    ``apply``, ``assign`` of :class:`~nsfric.schemes.field.RateField`) on a batch of
+    states (n, B): ``f(U)`` gives the rates of
+    :meth:`DeltaField.rates` under the current stuck flags (eq 9 while stuck, else the
+    side's dynamic friction); assignments are not adjusted (``stagewise = False``: the
+    adjustment acts on rates only).  The switching function of every evaluation made
+    inside the step is kept (``stage_g``) for the end-of-step decision of
+    :func:`run_batch`.  The evaluation at the end of a step is handed back with
+    :meth:`prime` and reused as the next step's first slope (not counted twice).
+    """
+
+    stagewise = False
+    frozen_mode = None
+
+    def __init__(self, field: DeltaField, stuck):
+        self.field = field
+        self.stuck = stuck
+        self.stage_g = []
+        self._U = self._P = None
+
+    def prime(self, U, P):
+        """The pieces ``P`` at ``U``, the state the next step starts from."""
+        self._U, self._P = U, P
+        self.stage_g = []
+
+    def f(self, U) -> Eval:
+        if U is self._U:
+            P = self._P
+        else:
+            P = self.field.pieces(U)
+            self.stage_g.append(P[2])
+        return Eval(self.field.rates(P, self.stuck), None, None)
 
 
-def _heun(field, u, h, stuck, P0):
-    """Heun predictor-corrector step; returns the new state and the predictor's ``g``."""
-    k1 = field.rates(P0, stuck)
-    Pp = field.pieces(u + h * k1)
-    return u + h / 2 * (k1 + field.rates(Pp, stuck)), [Pp[2]]
+
+def integrator_scheme(integrator, corrections=1):
+    """The registered scheme ``integrator`` (a name, K-M's label ``heun``/``bdf2``/``bdf5``
+    or a Scheme) that carries the delta adjustment; it must be explicit."""
+    scheme = get_scheme(KM_INTEGRATORS.get(integrator, integrator)
+                        if isinstance(integrator, str) else integrator)
+    if scheme.implicit or isinstance(scheme, DeltaScheme):
+        raise ValueError(f"integrator must be an explicit plain scheme (e.g. {sorted(KM_INTEGRATORS)}), "
+                         f"got {scheme.name!r}")
+    if corrections != 1:
+        if not hasattr(scheme, "corrections"):
+            raise ValueError(f"corrections apply to predictor-corrector BDF only, not {scheme.name!r}")
+        scheme = type(scheme)(scheme.k, corrections)
+    return scheme
 
 
 def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=False,
               corrections=1, t0=0.0, keep=1, progress=None):
-    """Integrate ``n_steps`` fixed steps for a batch of initial states ``U0`` (n, B).
+    """Integrate ``n_steps`` fixed steps of ``integrator`` plus the delta adjustment for a
+    batch of initial states ``U0`` (n, B).
 
     Returns ``(t, Y, events, modes)``: times of the kept rows (every ``keep``-th step
     and the last), ``Y`` (n, B, rows), per batch member a list of events
     ``{"t", "kind", "from", "to"}`` (``stick``/``slip``/``reversal``), and ``modes``
     (B, rows): +1 / -1 for the dynamic side, 0 while stuck.
     """
-    if integrator not in INTEGRATORS:
-        raise ValueError(f"integrator must be one of {sorted(INTEGRATORS)}, got {integrator!r}")
+    scheme = integrator_scheme(integrator, corrections)
     with np.errstate(all="ignore"):
-        return _run(field, U0, h, n_steps, integrator, projection, corrections, t0, keep, progress)
+        return _run(field, U0, h, n_steps, scheme, projection, t0, keep, progress)
 
 
-def _run(field, U0, h, n_steps, integrator, projection, corrections, t0, keep, progress):
+def _run(field, U0, h, n_steps, scheme, projection, t0, keep, progress):
     U = np.array(U0, dtype=float)
     if U.ndim == 1:
         U = U[:, None]
     n, B = U.shape
-    k = int(integrator[3:]) if integrator.startswith("bdf") else 0
-    if k:
-        a, beta = np.array(BDF[k][0]), BDF[k][1]
-        c = extrapolation(k)
     P = field.pieces(U)
     _, _, g, lam = P
     stuck = (g == 0) & (lam >= 0) & (lam <= 1)
     side = _side(stuck, g, lam)
+    adj = DeltaAdjustment(field, stuck)
+    adj.prime(U, P)
     events = [[] for _ in range(B)]
     rows = list(range(0, n_steps + 1, keep))
     if rows[-1] != n_steps:
@@ -259,25 +285,13 @@ def _run(field, U0, h, n_steps, integrator, projection, corrections, t0, keep, p
     M = np.zeros((B, len(rows)), dtype=np.int8)
     M[:, 0] = side
     r = 1
-    hist = [U]  # newest first (multistep)
+    hist = scheme.start(adj, t0, U, h)
     for i in range(n_steps):
-        if k == 0:
-            U1, stage_g = _heun(field, U, h, stuck, P)
-        elif len(hist) < k + 1:
-            U1, stage_g = _rk4(field, U, h, stuck, P)
-        else:
-            Pp = field.pieces(sum(cj * hj for cj, hj in zip(c, hist)))
-            stage_g = [Pp[2]]
-            base = sum(aj * hj for aj, hj in zip(a, hist))
-            U1 = base + beta * h * field.rates(Pp, stuck)
-            for _ in range(corrections - 1):
-                Pc = field.pieces(U1)
-                stage_g.append(Pc[2])
-                U1 = base + beta * h * field.rates(Pc, stuck)
+        U1, hist = scheme.step(adj, t0 + i * h, U, h, hist)
         P1 = field.pieces(U1)
         _, _, g1, lam1 = P1
         crossed = g * g1 <= 0  # g reached or crossed 0 within the step (at a stage or its end)
-        for gs in stage_g:
+        for gs in adj.stage_g:
             crossed |= g * gs <= 0
         inband = (lam1 >= 0) & (lam1 <= 1)
         enter = ~stuck & crossed & inband              # g reached or crossed 0, fields push in
@@ -296,21 +310,12 @@ def _run(field, U0, h, n_steps, integrator, projection, corrections, t0, keep, p
         stuck = (stuck | enter) & ~leave
         side = _side(stuck, g1, lam1)
         if projection and np.any(enter):
-            U1 = U1.copy()
-            proj = field.reset(U1[:, enter], field.P[:, enter] if field.P.shape[1] == B else field.P)
-            U1[:, enter] = proj
-            if k:  # project the multistep history too: positions held, at rest
-                for j, hj in enumerate(hist):
-                    hj = hj.copy()
-                    hj[field.alg, enter] = U1[field.alg, enter]
-                    for s in field.held:
-                        hj[s, enter] = U1[s, enter]
-                    hist[j] = hj
+            U1, hist = _project(field, scheme, U1, hist, enter, B)
             P1 = field.pieces(U1)
             g1 = P1[2]
-        if k:
-            hist = [U1] + hist[:k]
         U, P, g = U1, P1, g1
+        adj.stuck = stuck
+        adj.prime(U, P)
         if rows[r] == i + 1:
             Y[:, :, r] = U
             M[:, r] = side
@@ -323,6 +328,23 @@ def _run(field, U0, h, n_steps, integrator, projection, corrections, t0, keep, p
                 break
     t = t0 + h * np.array(rows, dtype=float)
     return t, Y, events, M
+
+
+def _project(field, scheme, U1, hist, enter, B):
+    """Velocity projection on entering the stuck state (Hairer & Wanner II p 471): the
+    reset map of the sliding mode; a multistep history is projected too (positions
+    held, at rest)."""
+    U1 = U1.copy()
+    U1[:, enter] = field.reset(U1[:, enter], field.P[:, enter] if field.P.shape[1] == B else field.P)
+
+    def held(y):
+        y = y.copy()
+        y[field.alg, enter] = U1[field.alg, enter]
+        for s in field.held:
+            y[s, enter] = U1[s, enter]
+        return y
+
+    return U1, scheme.map_history(hist, held)
 
 
 def _side(stuck, g, lam):
@@ -340,24 +362,23 @@ def _name(field, side):
 
 
 class DeltaScheme(Scheme):
-    """Delta-approximated exact static friction (K-M eqs 9, 12, 15-17) on a fixed-step
-    integrator; see the module docstring.  ``order`` is the integrator's order on smooth
-    problems; across a stick transition the scheme is first order."""
+    """``delta-NAME``: the explicit scheme NAME plus the delta-approximated exact static
+    friction (K-M eqs 9, 12, 15-17) as its per-step adjustment; see the module
+    docstring.  ``order`` is the scheme's order on smooth problems; across a stick
+    transition the scheme is first order."""
 
     implicit = False
     symplectic = False
     reference = "Krengel & Matuttis eqs 9, 12, 15-17 and §4 (Heun, BDF2, BDF5)"
 
-    def __init__(self, integrator: str, projection: bool = False):
-        self.integrator = integrator
+    def __init__(self, base: Scheme, projection: bool = False):
+        self.base = integrator_scheme(base)
         self.projection = projection
-        self.name = f"delta-{integrator}" + ("-proj" if projection else "")
-        self.order = INTEGRATORS[integrator]
-        self.multistep = integrator.startswith("bdf")
-        what = {"heun": "Heun predictor-corrector", "bdf2": "BDF2 predictor-corrector",
-                "bdf5": "BDF5 predictor-corrector"}[integrator]
-        self.__doc__ = (f"Delta-approximated exact friction (K-M eqs 15-17) on {what}"
-                        + (", velocity projected on sticking" if projection else "")
+        self.name = f"delta-{self.base.name}" + ("-proj" if projection else "")
+        self.order = self.base.order
+        self.multistep = self.base.multistep
+        self.__doc__ = (f"{self.base.name} plus the delta-approximated exact friction (K-M eqs "
+                        "15-17)" + (", velocity projected on sticking" if projection else "")
                         + f": order {self.order} on smooth parts, 1 across stick transitions.")
 
     def step(self, field, t, u, h, hist, record=None):  # pragma: no cover - integrate only
@@ -366,7 +387,7 @@ class DeltaScheme(Scheme):
     def integrate(self, field, t0, u0, h, n_steps, record=None):
         df = DeltaField(field.model, param_vector(field.model, field.params))
         t, Y, events, M = run_batch(df, np.asarray(u0, dtype=float)[:, None], h, n_steps,
-                                    self.integrator, self.projection, t0=t0)
+                                    self.base, self.projection, t0=t0)
         field.n_rhs += df.n_eval
         Y = Y[:, 0, :]
         ok = np.all(np.isfinite(Y), axis=0)
@@ -377,7 +398,9 @@ class DeltaScheme(Scheme):
                       "modes": [names[int(c)] for c in M[0]]}
 
 
-for _integ in INTEGRATORS:
-    register_scheme(DeltaScheme(_integ))
-for _integ in INTEGRATORS:
-    register_scheme(DeltaScheme(_integ, projection=True))
+for _proj in (False, True):
+    for _base in ("heun", "bdf2-pc", "bdf5-pc"):
+        register_scheme(DeltaScheme(get_scheme(_base), projection=_proj))
+for _km in ("bdf2", "bdf5"):  # K-M's labels: aliases, not other methods
+    register_alias(f"delta-{_km}", f"delta-{_km}-pc")
+    register_alias(f"delta-{_km}-proj", f"delta-{_km}-pc-proj")

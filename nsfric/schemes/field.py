@@ -25,7 +25,11 @@ formula is restated here):
 
 :class:`FrozenField` is the same interface with the mode fixed and no adjustment (the
 smooth field of one mode continued across its boundary), used by the event-aware
-schemes between events.
+schemes between events.  :class:`RateField` holds the assignments of a field that
+never adjusts a state; the delta approximation
+(:class:`~nsfric.schemes.delta.DeltaAdjustment`) is such a field, whose adjustment is
+in its rates.  Every scheme reaches the law only through its field, so every
+adjustment is a hook any scheme applies.
 """
 from __future__ import annotations
 
@@ -145,10 +149,12 @@ class DiscreteField:
     """A law's rates and adjustments for fixed-step schemes (see module docstring).
 
     Counts right-hand-side evaluations in ``n_rhs`` and Jacobian evaluations in
-    ``n_jac``.
+    ``n_jac``.  ``stagewise``: the adjustment sets states assignment by assignment, so
+    Runge-Kutta schemes run in Führer et al.'s assignment form.
     """
 
     frozen_mode = None
+    stagewise = True
 
     def __init__(self, model, params: dict):
         self.model = model
@@ -328,7 +334,28 @@ class DiscreteField:
         return FrozenField(self, mode)
 
 
-class FrozenField:
+class RateField:
+    """Assignments of a field that never adjusts a state (its adjustment, if any, is in
+    the rates ``f(u)``): ``u_new = base + hc f(u_eval)`` and nothing else.  Subclasses
+    define ``f``; ``stagewise`` tells Runge-Kutta schemes which form to run (see
+    :mod:`nsfric.schemes.rk`)."""
+
+    stagewise = True
+
+    def apply(self, base, hc, ev, comps=None):
+        if comps is None:
+            return base + hc * ev.k, False
+        u_new = np.array(base, dtype=float)
+        u_new[comps] += hc * ev.k[comps]
+        return u_new, False
+
+    def assign(self, base, hc, u_eval, comps=None):
+        ev = self.f(u_eval)
+        u_new, adj = self.apply(base, hc, ev, comps)
+        return u_new, ev, adj
+
+
+class FrozenField(RateField):
     """The field of one mode, continued across its boundary, without adjustments.
 
     Same interface as :class:`DiscreteField`; evaluations are counted on the parent.
@@ -361,18 +388,6 @@ class FrozenField:
                 self._cache.clear()
             self._cache[key] = k
         return Eval(k, self.frozen_mode, None)
-
-    def apply(self, base, hc, ev, comps=None):
-        if comps is None:
-            return base + hc * ev.k, False
-        u_new = np.array(base, dtype=float)
-        u_new[comps] += hc * ev.k[comps]
-        return u_new, False
-
-    def assign(self, base, hc, u_eval, comps=None):
-        ev = self.f(u_eval)
-        u_new, adj = self.apply(base, hc, ev, comps)
-        return u_new, ev, adj
 
     def solve(self, base, hc, guess):
         return self.parent.newton(self.frozen_mode, base, hc, guess), self.frozen_mode

@@ -7,6 +7,8 @@ assignments* of auxiliary states,
     u_i = u^n + alpha_i h f(u_{src(i)}),        u_0 = u^n,
 
 followed by a linear combination ``u^{n+1} = sum_i w_i u_i`` (Führer et al. eqs 22-28).
+This *assignment form* is used with a field whose adjustment sets states
+(``field.stagewise``, :class:`DiscreteField`).
 Stage ``j`` of the tableau is the state at which ``k_j`` is evaluated; each ``k_j`` with
 ``b_j != 0`` enters the combination through the first auxiliary state built from it,
 or through an extra auxiliary state ``u^n + aux h k_j`` if no stage uses it, with
@@ -16,10 +18,18 @@ algebraic state of ``u_i`` is set by the reset map (D-SDS eq 3), not integrated.
 RK4 this gives exactly eqs 22-24 (with ``aux = 1/2``: ``u_4 = u^n + f(u_3) h/2``), for
 the midpoint rule eqs 25-26 and for Heun eqs 27-28.  Without adjustments the rewriting
 is an identity (tested against the tableau).
+
+A field whose adjustment acts on the *rates* only (``field.stagewise = False``: the
+delta approximation of Krengel & Matuttis, :mod:`nsfric.schemes.delta`) is stepped in
+the *tableau form* ``k_i = f(u^n + h sum_j a_ij k_j)``,
+``u^{n+1} = u^n + (h/D) sum_j (D b_j) k_j`` with ``D`` the common denominator of the
+``b_j`` (Heun: ``u^n + h/2 (k_1 + k_2)``; RK4: ``u^n + h/6 (k_1 + 2k_2 + 2k_3 + k_4)``).
+The two forms are the same method and differ by rounding only.
 """
 from __future__ import annotations
 
 from fractions import Fraction
+from math import lcm
 
 import numpy as np
 
@@ -54,6 +64,10 @@ class ExplicitRK(Scheme):
         # an assignment that *is* the new state (weight 1, all others 0) is no auxiliary state
         final = [i for i, w in enumerate(self.weights) if w == 1]
         self._final = final[0] if len(final) == 1 and sum(abs(w) for w in self.weights) == 1 else -1
+        den = lcm(*(b.denominator for b in self.b))
+        self._den = float(den)
+        self._nb = [float(b * den) for b in self.b]
+        self._a = [[(j, float(a)) for j, a in enumerate(row[:i]) if a != 0] for i, row in enumerate(self.A)]
 
     @property
     def stages(self) -> int:
@@ -91,6 +105,8 @@ class ExplicitRK(Scheme):
         return assignments, weights
 
     def step(self, field, t, u, h, hist, record=None):
+        if not getattr(field, "stagewise", True):
+            return self.tableau_step(field, t, u, h, record), hist
         states = [u]
         for i, (alpha, src) in enumerate(zip(self._alpha, self._src)):
             ui, _, _ = field.assign(u, alpha * h, states[src])
@@ -102,6 +118,23 @@ class ExplicitRK(Scheme):
             if w:
                 out = out + w * ui
         return out, hist
+
+    def tableau_step(self, field, t, u, h, record=None):
+        """One step in the tableau form (see module docstring); the stage states are
+        recorded as auxiliary states."""
+        ks = []
+        for i, row in enumerate(self._a):
+            y = u
+            for j, a in row:
+                y = y + (a * h) * ks[j]
+            if record is not None and i:
+                record.append((t + float(self.c[i]) * h, y, i))
+            ks.append(field.f(y).k)
+        acc = None
+        for nb, k in zip(self._nb, ks):
+            if nb:
+                acc = nb * k if acc is None else acc + nb * k
+        return u + (h / self._den) * acc
 
     def butcher_step(self, f, u, h):
         """Plain tableau step ``u + h sum b_j k_j`` (for testing the rewriting)."""

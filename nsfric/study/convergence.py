@@ -26,8 +26,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..schemes import get_scheme, simulate
+from ..schemes import get_scheme
+from ..solution import Solution
+from ..solvers.base import Problem
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
+from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
+                   reference_for, run_one)
 
 #: errors below this (relative to the reference's scale) are treated as round-off
 ROUNDOFF = 1e-12
@@ -39,76 +43,6 @@ def default_ladder(t_end: float, levels: int = 7, n_min: int = 50) -> list:
     return [t_end / (n_min * 2 ** j) for j in range(levels)]
 
 
-# -- one run -----------------------------------------------------------------------------
-_REFS: dict = {}
-
-
-def reference_for(case, law, params=None, t_end=None, solver="auto"):
-    """The (cached) reference solution of ``case``/``law``; ``solver="auto"`` takes the
-    closed form where the model admits one, else the event-driven Filippov solver."""
-    case = _resolve(case)
-    key = (id(case), case.name, law, tuple(sorted((params or {}).items())), t_end, solver)
-    sol = _REFS.get(key)
-    if sol is None:
-        names = ["analytic", "filippov"] if solver == "auto" else [solver]
-        err = None
-        for name in names:
-            try:
-                sol = case.reference_solution(law, solver=name, params=params, t_end=t_end,
-                                              t_eval=np.linspace(0.0, t_end or case.t_end, 3))
-                break
-            except ValueError as e:  # not piecewise affine: no closed form
-                err = e
-        if sol is None:
-            raise err
-        _REFS[key] = sol
-    return sol
-
-
-def discrete_errors(res, ref, variables=None, times=()) -> dict:
-    """Errors of a discrete result against a reference at the result's own rows."""
-    names = list(res.state_names)
-    variables = list(variables or names)
-    sel = res.t > res.t[0]
-    t = res.t[sel]
-    Y = res.y[:, sel]
-    R = ref(t)
-    out = {}
-    worst = 0.0
-    for v in variables:
-        i = names.index(v)
-        e = float(np.max(np.abs(Y[i] - R[i]))) if len(t) else float("nan")
-        if not np.all(np.isfinite(Y[i])):
-            e = float("inf")
-        out[f"error_{v}"] = e
-        worst = max(worst, e)
-    out["error"] = worst
-    for T in times or ():
-        j = int(np.argmin(np.abs(t - float(T))))
-        d = [abs(Y[names.index(v), j] - R[names.index(v), j]) for v in variables]
-        out[f"error_t={float(T):g}"] = float(max(d)) if np.all(np.isfinite(d)) else float("inf")
-    return out
-
-
-def run_one(case, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
-            reference="auto") -> dict:
-    """One row of a convergence table."""
-    case = _resolve(case)
-    key = (id(case), law, str(scheme))
-    if key not in _WARM:  # compile lazily generated code outside the timed run
-        T = float(case.t_end if t_end is None else t_end)
-        simulate(case, law, scheme, min(dt, T / 4), t_end=min(T, 4 * dt), params=params)
-        _WARM.add(key)
-    res = simulate(case, law, scheme, dt, t_end=t_end, params=params)
-    ref = reference_for(case, law, params, t_end, reference)
-    row = {"law": res.law, "scheme": res.scheme, "dt": float(dt)}
-    errs = discrete_errors(res, ref, variables, times)
-    row["error"] = errs.pop("error")
-    row.update({"n_rhs": res.n_rhs, "seconds": res.seconds, "n_steps": res.n_steps,
-                "n_events": len(res.events)})
-    row.update(errs)
-    row["reference"] = ref.solver
-    return row
 
 
 def table_columns(rows, names) -> dict:
@@ -123,30 +57,6 @@ def table_columns(rows, names) -> dict:
             out[c] = np.array(vals, dtype=float)
     return out
 
-
-_WARM: set = set()
-#: the cases of running studies, by token; forked workers inherit them (and their cached
-#: models, derivations and references) instead of unpickling fresh copies
-_LOCAL_CASES: dict = {}
-
-
-def _resolve(case):
-    """The case object behind ``case`` (an object, or a token of :data:`_LOCAL_CASES`).
-
-    This layer does not know the case registry: a case *name* is resolved by the
-    package-level API (:func:`nsfric.converge`), which passes the object down.
-    """
-    if isinstance(case, str):
-        try:
-            return _LOCAL_CASES[case]
-        except KeyError:
-            raise TypeError(f"case {case!r}: pass the case object (nsfric.get_case({case!r})), "
-                            "or call nsfric.converge, which resolves names") from None
-    return case
-
-
-def _task(args):
-    return run_one(*args)
 
 
 # -- the study ---------------------------------------------------------------------------
@@ -272,12 +182,16 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
 
     Parameters
     ----------
-    case : str or Case
-    law : str or sequence of str (default: the case's default law)
+    case : Problem, or a case object (a case *name* is resolved by :func:`nsfric.converge`)
+    law : str or sequence of str (default: the case's default law; a Problem has its own)
     schemes : sequence of scheme names
     dts : sequence of steps (default :func:`default_ladder`)
     variables : states compared (default: all states)
     times : times at which the error is also reported
+    t_end, params : end time and parameter overrides (params: a case only)
+    reference : Solution, or the name of a reference solver; ``"auto"`` (default): the
+        closed form where the model admits one, else ``filippov``.  A given Solution --
+        a reference solve or a fine discrete run -- serves one law.
     fit_range : (dt_min, dt_max) of the order fit (default: automatic)
     jobs : worker processes (1: in this process)
     progress : callable ``(done, total)``, optional
@@ -287,38 +201,46 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     ConvergenceResult
     """
     case = _resolve(case)
-    laws = [case.check_law(law)] if (law is None or isinstance(law, str)) else [case.check_law(x) for x in law]
+    if isinstance(case, Problem):
+        if law not in (None, case.law) and law != [case.law]:
+            raise ValueError(f"law {law!r}: the Problem's law is {case.law!r}")
+        if params:
+            raise ValueError("params belong to the Problem; do not pass them too")
+        laws, T0 = [case.law], case.t_span[1]
+    else:
+        laws = [case.check_law(law)] if (law is None or isinstance(law, str)) else [case.check_law(x) for x in law]
+        T0 = case.t_end
+    if isinstance(reference, Solution) and len(laws) > 1:
+        raise ValueError("a reference Solution serves one law; pass one law")
     if isinstance(schemes, str):
         schemes = [schemes]
     schemes = [get_scheme(s).name for s in schemes]
     if not schemes:
         raise ValueError("no scheme given")
-    T = float(case.t_end if t_end is None else t_end)
+    T = float(T0 if t_end is None else t_end)
     dts = default_ladder(T) if dts is None else [float(x) for x in dts]
     if not dts or any(not (x > 0 and math.isfinite(x)) for x in dts):
         raise ValueError(f"every dt must be a number > 0, got {dts}")
     if any(x > T for x in dts):
         raise ValueError(f"dt must not exceed t_end = {T:g}, got {max(dts):g}")
-    names = case.model(laws[0]).state_names
-    variables = list(variables or names)
+    models = {lw: problem_of(case, None if isinstance(case, Problem) else lw, params, t_end).model
+              for lw in laws}  # validates the parameters before any run
+    variables = list(variables or models[laws[0]].state_names)
     for lw in laws:
-        bad = [v for v in variables if v not in case.model(lw).state_names]
+        bad = [v for v in variables if v not in models[lw].state_names]
         if bad:
-            raise ValueError(f"unknown variable(s) {bad}; states of {lw!r}: {list(case.model(lw).state_names)}")
-        case.bind(lw, params)  # validate parameters before any run
+            raise ValueError(f"unknown variable(s) {bad}; states of {lw!r}: {list(models[lw].state_names)}")
     times = [float(x) for x in (times or ())]
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
     fork = "fork" in __import__("multiprocessing").get_all_start_methods()
-    if fork or not (jobs and jobs > 1):
-        ref_case = f"local:{case.name}:{id(case)}"
-        _LOCAL_CASES[ref_case] = case
-    else:
-        ref_case = case
-    tasks = [(ref_case, lw, s, dt, variables, times, t_end, params, reference)
-             for lw in laws for s in schemes for dt in dts]
-    for lw in laws:  # once, before any worker is forked (workers inherit the cache)
-        reference_for(ref_case, lw, params, t_end, reference)
+    local = fork or not (jobs and jobs > 1)
+    ref_case = local_token(case, "source") if local else case
+    ref_given = local_token(reference, "reference") if local and isinstance(reference, Solution) else reference
+    tasks = [(ref_case, None if isinstance(case, Problem) else lw, s, dt, variables, times, t_end,
+              params, ref_given) for lw in laws for s in schemes for dt in dts]
+    for tsk in tasks[::len(schemes) * len(dts)]:  # once per law, before any worker is forked
+        reference_for(ref_case, tsk[1], params, t_end, ref_given)
     rows = []
     if jobs and jobs > 1 and len(tasks) > 1:
         import multiprocessing as mp
@@ -336,7 +258,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
                 progress(len(rows), len(tasks))
     fits, floors = {}, {}
     for lw in laws:
-        ref = reference_for(ref_case, lw, params, t_end, reference)
+        ref = reference_for(ref_case, None if isinstance(case, Problem) else lw, params, t_end, ref_given)
         scale = float(np.max(np.abs(ref(np.linspace(0.0, T, 201))))) or 1.0
         floors[lw] = ROUNDOFF * scale
         for s in schemes:
@@ -344,6 +266,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
             fits[(lw, s)] = fit_order([r["dt"] for r in sel], [r["error"] for r in sel],
                                       fit_range, tol, floor=floors[lw])
     meta = {"laws": laws, "schemes": schemes, "dts": dts, "t_end": T, "params": dict(params or {}),
-            "reference": reference, "fit_range": fit_range, "tol": tol, "floor": floors}
+            "reference": reference if isinstance(reference, str) else f"given ({reference.solver})",
+            "fit_range": fit_range, "tol": tol, "floor": floors}
     meta["unit"] = getattr(case, "unit", "n.u.")
-    return ConvergenceResult(case.name, rows, fits, variables, times, meta)
+    return ConvergenceResult(case.name or models[laws[0]].name, rows, fits, variables, times, meta)

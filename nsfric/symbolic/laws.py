@@ -23,7 +23,6 @@ name in :data:`TANGENTIAL_LAWS` and :data:`NORMAL_LAWS`, filled explicitly
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import sympy as sp
@@ -178,18 +177,12 @@ def load_entry_points(group: str = ENTRY_POINT_GROUP) -> list:
     Each entry point names a law factory (or a law object).  A plug-in that fails to
     load is skipped with a warning.  Returns the names registered.
     """
-    from importlib.metadata import entry_points
+    from ..plugins import load_entry_points as load
 
-    names = []
-    for ep in entry_points(group=group):
-        try:
-            obj = ep.load()
-            factory = (lambda law=obj: law) if isinstance(obj, Law) else obj
-            register_law(factory, ep.name)
-            names.append(ep.name)
-        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break nsfric
-            warnings.warn(f"nsfric: law plug-in {ep.name!r} ({ep.value}) not loaded: {exc}", stacklevel=2)
-    return names
+    def add(name, obj, registry):
+        register_law((lambda law=obj: law) if isinstance(obj, Law) else obj, name)
+
+    return load(group, {**TANGENTIAL_LAWS, **NORMAL_LAWS}, add)
 
 
 def registered_laws() -> dict:

@@ -1,0 +1,143 @@
+"""One run of a study: a Problem (or a case), a scheme, a step -> a row of errors and work.
+
+A study works on :class:`~nsfric.solvers.base.Problem` objects; a case object is only a
+way to make one (``case.problem(law, params, t_end)``).  The reference is a
+:class:`~nsfric.solution.Solution` -- given, or solved here by a named reference
+solver (``"auto"``: the closed form, ``analytic``, where the model admits one, else the
+event-driven ``filippov``).  A discrete run and a reference are the same type, so a
+fine discrete run can serve as the reference of a coarser one.
+
+Errors are taken at the discrete run's own rows (no interpolation of the discrete
+solution); the reference is evaluated there by its dense output.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..schemes import simulate
+from ..solution import Solution
+from ..solvers.base import Problem, get_solver
+
+#: objects of running studies (cases, problems, references) by token; forked workers
+#: inherit them (and their cached models, derivations and references) instead of
+#: unpickling fresh copies
+_LOCAL: dict = {}
+_REFS: dict = {}
+_WARM: set = set()
+
+
+def local_token(obj, kind: str) -> str:
+    """Register ``obj`` in :data:`_LOCAL`; the token stands for it in worker tasks."""
+    tok = f"local:{kind}:{getattr(obj, 'name', '') or ''}:{id(obj)}"
+    _LOCAL[tok] = obj
+    return tok
+
+
+def _resolve(obj):
+    """The object behind ``obj`` (itself, or a token of :data:`_LOCAL`).
+
+    This layer does not know the case registry: a case *name* is resolved by the
+    package-level API (:func:`nsfric.converge`), which passes the object down.
+    """
+    if isinstance(obj, str) and obj.startswith("local:"):
+        return _LOCAL[obj]
+    if isinstance(obj, str):
+        raise TypeError(f"case {obj!r}: pass the case object (nsfric.get_case({obj!r})) or a "
+                        "Problem, or call nsfric.converge, which resolves names")
+    return obj
+
+
+def problem_of(source, law=None, params=None, t_end=None) -> Problem:
+    """The Problem of ``source``: a Problem (``law``/``params`` must not be given; ``t_end``
+    shortens or extends its span) or a case object (``case.problem(law, params, t_end)``)."""
+    source = _resolve(source)
+    if isinstance(source, Problem):
+        if (law is not None and law != source.law) or params:
+            raise ValueError("law and params belong to the Problem; do not pass them too")
+        if t_end is None:
+            return source
+        return replace(source, t_span=(source.t_span[0], float(t_end)))
+    return source.problem(law, params, t_end)
+
+
+def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> Solution:
+    """The (cached) reference solution of a case/law or a Problem.
+
+    ``solver`` is a Solution (returned as it is), ``"auto"`` (closed form where the
+    model admits one, else ``filippov``) or a reference solver's name.
+    """
+    if isinstance(solver, str) and solver.startswith("local:"):
+        solver = _LOCAL[solver]
+    if isinstance(solver, Solution):
+        return solver
+    source = _resolve(source)
+    key = (id(source), getattr(source, "name", ""), law, tuple(sorted((params or {}).items())),
+           t_end, solver)
+    sol = _REFS.get(key)
+    if sol is None:
+        prob = problem_of(source, law, params, t_end)
+        names = ["analytic", "filippov"] if solver == "auto" else [solver]
+        err = None
+        for name in names:
+            try:
+                sol = get_solver(name).solve(prob, t_eval=np.linspace(prob.t_span[0], prob.t_span[1], 3))
+                break
+            except ValueError as e:  # not piecewise affine: no closed form
+                err = e
+        if sol is None:
+            raise err
+        _REFS[key] = sol
+    return sol
+
+
+def discrete_errors(res, ref, variables=None, times=()) -> dict:
+    """Errors of a discrete result against a reference at the result's own rows."""
+    names = list(res.state_names)
+    variables = list(variables or names)
+    sel = res.t > res.t[0]
+    t = res.t[sel]
+    Y = res.y[:, sel]
+    R = ref(t)
+    out = {}
+    worst = 0.0
+    for v in variables:
+        i = names.index(v)
+        e = float(np.max(np.abs(Y[i] - R[i]))) if len(t) else float("nan")
+        if not np.all(np.isfinite(Y[i])):
+            e = float("inf")
+        out[f"error_{v}"] = e
+        worst = max(worst, e)
+    out["error"] = worst
+    for T in times or ():
+        j = int(np.argmin(np.abs(t - float(T))))
+        d = [abs(Y[names.index(v), j] - R[names.index(v), j]) for v in variables]
+        out[f"error_t={float(T):g}"] = float(max(d)) if np.all(np.isfinite(d)) else float("inf")
+    return out
+
+
+def run_one(source, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
+            reference="auto") -> dict:
+    """One row of a convergence table: ``source`` a case or a Problem, ``reference`` a
+    Solution or a solver name (see :func:`reference_for`)."""
+    prob = problem_of(source, law, params, t_end)
+    key = (id(_resolve(source)), law, str(scheme))
+    if key not in _WARM:  # compile lazily generated code outside the timed run
+        T = float(prob.t_span[1])
+        simulate(prob, scheme=scheme, dt=min(dt, T / 4), t_end=min(T, 4 * dt))
+        _WARM.add(key)
+    res = simulate(prob, scheme=scheme, dt=dt)
+    ref = reference_for(source, law, params, t_end, reference)
+    row = {"law": res.law, "scheme": res.scheme, "dt": float(dt)}
+    errs = discrete_errors(res, ref, variables, times)
+    row["error"] = errs.pop("error")
+    row.update({"n_rhs": res.n_rhs, "seconds": res.seconds, "n_steps": res.n_steps,
+                "n_events": len(res.events)})
+    row.update(errs)
+    row["reference"] = ref.solver
+    return row
+
+
+def _task(args):
+    return run_one(*args)
