@@ -103,8 +103,11 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     n_states = normal.states if normal is not None else ()
     states = tuple(dict.fromkeys(t_states + n_states + tuple(kin.states)))
     switching, positive = {}, ()
+    # a normal switching function named like a tangential one gets the suffix "_n"
+    t_names = set(tangential.switching) if tangential is not None else set()
+    ren = {k: f"{k}_n" if k in t_names else k for k in (normal.switching if normal is not None else ())}
     if normal is not None:
-        switching.update({k: _x(e, sub_n) for k, e in normal.switching.items()})
+        switching.update({ren[k]: _x(e, sub_n) for k, e in normal.switching.items()})
     if tangential is not None:
         sub_sw = dict(sub_t)
         if normal is not None:
@@ -117,7 +120,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     regions, slidings, common = [], [], {}
     for nname, nb in n_branches.items():
         Fn = ZERO if nb is None else _x(nb.F, sub_n)
-        n_signs = {} if nb is None else nb.signs
+        n_signs = {} if nb is None else {ren[k]: sgn for k, sgn in nb.signs.items()}
         n_rates = {} if nb is None else {s: _x(e, sub_n) for s, e in nb.rates.items()}
         n_out = {} if nb is None else {"F_n": -Fn, **{k: _x(e, sub_n) for k, e in nb.outputs.items()}}
         if persistent:
@@ -142,6 +145,11 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                                   {**_force_outputs(F), **n_out}, tb.kind))
         for sname, sl in tangential.slidings.items():
             algebraic = _x(sl.algebraic, sub)
+            if algebraic not in states:  # the velocity is an expression: the kinematics names a state
+                algebraic = getattr(kin, "sliding_state", None)
+                if algebraic is None:
+                    raise ValueError(f"sliding mode {sname!r} of {tangential.name!r} needs an algebraic state; "
+                                     f"{type(kin).__name__} names none")
             rhs, outs = {}, {}
             if sl.kind == "constrained":
                 F = _x(sl.F, sub)

@@ -146,11 +146,56 @@ class NormalLaw(Law):
 
 # ---------------------------------------------------------------------------
 # registries
-#: name -> factory returning a :class:`TangentialLaw` (called without arguments)
-TANGENTIAL_LAWS: dict = {}
-#: name -> factory returning a :class:`NormalLaw`
-NORMAL_LAWS: dict = {}
 ENTRY_POINT_GROUP = "nsfric.laws"
+_plugins = {"loaded": False}
+
+
+class _Registry(dict):
+    """A name -> law-factory dict that registers the installed plug-ins' laws on its
+    first read (after ``nsfric`` is imported, so a plug-in may use ``import nsfric``)."""
+
+    def _ensure(self):
+        if not _plugins["loaded"]:
+            _plugins["loaded"] = True
+            load_entry_points()
+
+    def __iter__(self):
+        self._ensure()
+        return super().__iter__()
+
+    def __getitem__(self, name):
+        self._ensure()
+        return super().__getitem__(name)
+
+    def __contains__(self, name):
+        self._ensure()
+        return super().__contains__(name)
+
+    def __len__(self):
+        self._ensure()
+        return super().__len__()
+
+    def keys(self):
+        self._ensure()
+        return super().keys()
+
+    def items(self):
+        self._ensure()
+        return super().items()
+
+    def values(self):
+        self._ensure()
+        return super().values()
+
+    def get(self, name, default=None):
+        self._ensure()
+        return super().get(name, default)
+
+
+#: name -> factory returning a :class:`TangentialLaw` (called without arguments)
+TANGENTIAL_LAWS: dict = _Registry()
+#: name -> factory returning a :class:`NormalLaw`
+NORMAL_LAWS: dict = _Registry()
 
 
 def register_law(factory=None, name: str | None = None):
@@ -193,7 +238,8 @@ def load_entry_points(group: str = ENTRY_POINT_GROUP) -> list:
 
 
 def registered_laws() -> dict:
-    """``{"tangential": {name: factory}, "normal": {name: factory}}`` of every known law."""
+    """``{"tangential": {name: factory}, "normal": {name: factory}}`` of every known law
+    (the built-in ones and the plug-ins')."""
     return {"tangential": dict(TANGENTIAL_LAWS), "normal": dict(NORMAL_LAWS)}
 
 
