@@ -104,7 +104,7 @@ def test_schafer_tangential_law_with_a_normal_law_derives(name):
     d = _derives(model, y)
     # in contact the tangential force is the law's with v -> vx and F_N -> the Hertz force
     contact = [r for r in model.regions if r.name != "free"][0]
-    F_N = N.k_n_tilde * (-BLOCK.y) ** sp.Rational(3, 2)
+    F_N = -N.hertz().branches["contact"].F.xreplace({L.xi: -BLOCK.y})
     want = law.branches[contact.name.split("/")[1]].F.xreplace({law.velocity: BLOCK.vx, L.F_N: F_N})
     assert sp.simplify(contact.outputs["F"] - want) == 0
     assert d.model.mode("free").outputs["F"] == 0
@@ -130,8 +130,13 @@ def _impact(law, t_end=1e-4, **params):
     return -end.y[model.state_names.index("v")], end.t, vals
 
 
-def test_walton_braun_meets_its_restitution():
-    """Closed form, Schäfer et al. after eq 10: e_n = (s v_i sqrt(m_eff/k_1) + 1)^(-1/2)."""
+def test_hertz_is_elastic_and_walton_braun_meets_its_restitution():
+    """Closed forms: Hertz (eq 6) e_n = 1 and t_n of eq 7 (3.21 rounded: 0.5 %);
+    Walton-Braun (after eq 10) e_n = (s v_i sqrt(m_eff/k_1) + 1)^(-1/2)."""
+    e, t_n, _ = _impact(N.hertz())
+    assert abs(e - 1) < 1e-9
+    t7 = float(IL.hertz_duration().subs({IL.m_eff: 7.4e-5, IL.k_n_tilde: 9e7, IL.v_i: 1}))
+    assert abs((t_n - 1e-9) / t7 - 1) < 5e-3
     e, _, vals = _impact(N.walton_braun())
     want = float(IL.walton_braun_restitution_velocity().subs({IL.v_i: 1, IL.k_1: vals["k_1"], IL.s_wb: vals["s"],
                                                              IL.m_eff: vals["m_eff"]}))

@@ -102,7 +102,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     t_states = tangential.states if tangential is not None else ()
     n_states = normal.states if normal is not None else ()
     states = tuple(dict.fromkeys(t_states + n_states + tuple(kin.states)))
-    switching, positive = {}, ()
+    switching, sign_proof = {}, {}
     # a normal switching function named like a tangential one gets the suffix "_n"
     t_names = set(tangential.switching) if tangential is not None else set()
     ren = {k: f"{k}_n" if k in t_names else k for k in (normal.switching if normal is not None else ())}
@@ -111,12 +111,13 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     if tangential is not None:
         sub_sw = dict(sub_t)
         if normal is not None:
-            F_N = _contact_force(normal, sub_n, tangential)
-            sub_sw[tangential.normal_force], positive = F_N, (F_N,)
+            sub_sw[tangential.normal_force] = _contact_force(normal, sub_n, tangential)
         for k, e in tangential.switching.items():
             if k in switching:
                 raise ValueError(f"switching function {k!r} declared by both laws")
             switching[k] = _x(e, sub_sw)
+            if normal is not None:
+                sign_proof[k] = _x(e, sub_t)
     regions, slidings, common = [], [], {}
     for nname, nb in n_branches.items():
         Fn = ZERO if nb is None else _x(nb.F, sub_n)
@@ -176,4 +177,4 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     default_name = "/".join([type(kin).__name__] + [law.name for law in (normal, tangential) if law is not None])
     return HybridModel(name=name or default_name, states=states, params=tuple(all_params), switching=switching,
                        regions=tuple(regions), slidings=tuple(slidings), common_outputs=common,
-                       reference=reference or refs, positive=positive)
+                       reference=reference or refs, sign_proof=sign_proof)
