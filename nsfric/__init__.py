@@ -2,10 +2,14 @@
 
 The public API, by layer (``import nsfric`` is all a user needs):
 
-* laws, declared once in SymPy: :func:`c_sds`, :func:`d_sds`, :func:`coulomb_static`,
-  :func:`cundall_strack` (tangential), :func:`linear_spring_dashpot` (normal);
-  :func:`couple` makes a :class:`HybridModel` of a law and its mechanics, :func:`derive`
-  its numerics;
+* laws, declared once in SymPy: :class:`TangentialLaw` (of the tangential velocity, the
+  normal force and its own history states) and :class:`NormalLaw` (of the overlap and
+  its rate), e.g. :func:`c_sds`, :func:`d_sds`, :func:`coulomb_static`,
+  :func:`cundall_strack`, :func:`linear_spring_dashpot`; :func:`register_law`,
+  :func:`get_law`;
+* kinematics (:class:`Slider`, :class:`SlopeBlock`, :class:`PlanarDiscs`,
+  :class:`PrescribedContact`) and :func:`couple`, which makes the :class:`HybridModel`
+  of a kinematics with a normal and a tangential law; :func:`derive` its numerics;
 * reference solvers: :func:`get_solver` on a :class:`Problem` gives a :class:`Solution`;
   :class:`ZenoError` when events accumulate;
 * discrete schemes and studies: :func:`simulate`, :func:`converge`;
@@ -18,9 +22,10 @@ factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects)
 """
 __version__ = "0.1.0"
 
-from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, HybridModel, c_sds, coulomb_static, couple, d_sds,
-                       derive, linear_spring_dashpot)
-from .symbolic import cundall_strack
+from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, Branch, HybridModel, Kinematics, LawSliding, NormalLaw,
+                       Param, PlanarDiscs, PrescribedContact, Slider, SlopeBlock, TangentialLaw, c_sds,
+                       coulomb_static, couple, cundall_strack, d_sds, derive, get_law, linear_spring_dashpot,
+                       register_law, registered_laws)
 from .solvers import REFERENCE_SOLVERS, Problem, Solution, ZenoError, get_solver
 from .cases import CASES, Case, converge, get_case, register_case, simulate
 from .schemes import SCHEMES
@@ -29,8 +34,10 @@ from .schemes import SCHEMES
 REGISTRIES = ("TANGENTIAL_LAWS", "NORMAL_LAWS", "REFERENCE_SOLVERS", "SCHEMES", "CASES", "__version__")
 
 __all__ = [
-    # laws and models
-    "c_sds", "d_sds", "coulomb_static", "cundall_strack", "linear_spring_dashpot", "couple",
+    # laws, kinematics and models
+    "TangentialLaw", "NormalLaw", "Branch", "LawSliding", "Param", "register_law", "get_law",
+    "registered_laws", "c_sds", "d_sds", "coulomb_static", "cundall_strack", "linear_spring_dashpot",
+    "Kinematics", "Slider", "SlopeBlock", "PlanarDiscs", "PrescribedContact", "couple",
     "HybridModel", "derive", "TANGENTIAL_LAWS", "NORMAL_LAWS",
     # reference solvers
     "get_solver", "REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError",

@@ -73,10 +73,11 @@ class LazyRegistry(dict):
     (see :func:`load_entry_points`).
     """
 
-    def __init__(self, group: str, register=None):
+    def __init__(self, group: str, register=None, loader=None):
         super().__init__()
         self.group = group
         self._register = register
+        self._loader = loader  # a shared loader, where one group fills several registries
         self._loaded = False
 
     def load(self) -> list:
@@ -84,6 +85,8 @@ class LazyRegistry(dict):
         if self._loaded:
             return []
         self._loaded = True  # first: a plug-in reading the registry must not recurse
+        if self._loader is not None:
+            return list(self._loader() or [])
         return load_entry_points(self.group, self, self._register)
 
     def __getitem__(self, key):

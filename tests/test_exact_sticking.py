@@ -4,7 +4,6 @@ import pytest
 
 import nsfric
 from nsfric.solvers import ZenoError
-from nsfric.symbolic import laws as L
 from nsfric.symbolic.model import HybridModel
 from conftest import solve
 

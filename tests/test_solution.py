@@ -6,7 +6,7 @@ import pytest
 import nsfric
 from nsfric.schemes import simulate
 from nsfric.solution import Solution, StepInterpolant
-from nsfric.solvers.base import Problem, get_solver
+from nsfric.solvers.base import get_solver
 from nsfric.study.convergence import converge
 from nsfric.study.runs import discrete_errors
 

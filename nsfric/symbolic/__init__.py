@@ -9,8 +9,6 @@ from .coupling import couple
 from .derive import DerivedModel, derive
 from .codegen import generate
 
-load_entry_points()
-
 __all__ = ["HybridModel", "Param", "Region", "Sliding", "Branch", "Law", "LawSliding", "NormalLaw",
            "TangentialLaw", "TANGENTIAL_LAWS", "NORMAL_LAWS", "get_law", "register_law", "registered_laws",
            "load_entry_points", "c_sds", "c_sds_2d", "d_sds", "coulomb_static", "cundall_strack",

@@ -102,22 +102,26 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     t_states = tangential.states if tangential is not None else ()
     n_states = normal.states if normal is not None else ()
     states = tuple(dict.fromkeys(t_states + n_states + tuple(kin.states)))
-    switching, positive = {}, ()
+    switching, sign_proof = {}, {}
+    # a normal switching function named like a tangential one gets the suffix "_n"
+    t_names = set(tangential.switching) if tangential is not None else set()
+    ren = {k: f"{k}_n" if k in t_names else k for k in (normal.switching if normal is not None else ())}
     if normal is not None:
-        switching.update({k: _x(e, sub_n) for k, e in normal.switching.items()})
+        switching.update({ren[k]: _x(e, sub_n) for k, e in normal.switching.items()})
     if tangential is not None:
         sub_sw = dict(sub_t)
         if normal is not None:
-            F_N = _contact_force(normal, sub_n, tangential)
-            sub_sw[tangential.normal_force], positive = F_N, (F_N,)
+            sub_sw[tangential.normal_force] = _contact_force(normal, sub_n, tangential)
         for k, e in tangential.switching.items():
             if k in switching:
                 raise ValueError(f"switching function {k!r} declared by both laws")
             switching[k] = _x(e, sub_sw)
+            if normal is not None:
+                sign_proof[k] = _x(e, sub_t)
     regions, slidings, common = [], [], {}
     for nname, nb in n_branches.items():
         Fn = ZERO if nb is None else _x(nb.F, sub_n)
-        n_signs = {} if nb is None else nb.signs
+        n_signs = {} if nb is None else {ren[k]: sgn for k, sgn in nb.signs.items()}
         n_rates = {} if nb is None else {s: _x(e, sub_n) for s, e in nb.rates.items()}
         n_out = {} if nb is None else {"F_n": -Fn, **{k: _x(e, sub_n) for k, e in nb.outputs.items()}}
         if persistent:
@@ -142,6 +146,11 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                                   {**_force_outputs(F), **n_out}, tb.kind))
         for sname, sl in tangential.slidings.items():
             algebraic = _x(sl.algebraic, sub)
+            if algebraic not in states:  # the velocity is an expression: the kinematics names a state
+                algebraic = getattr(kin, "sliding_state", None)
+                if algebraic is None:
+                    raise ValueError(f"sliding mode {sname!r} of {tangential.name!r} needs an algebraic state; "
+                                     f"{type(kin).__name__} names none")
             rhs, outs = {}, {}
             if sl.kind == "constrained":
                 F = _x(sl.F, sub)
@@ -168,4 +177,4 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     default_name = "/".join([type(kin).__name__] + [law.name for law in (normal, tangential) if law is not None])
     return HybridModel(name=name or default_name, states=states, params=tuple(all_params), switching=switching,
                        regions=tuple(regions), slidings=tuple(slidings), common_outputs=common,
-                       reference=reference or refs, positive=positive)
+                       reference=reference or refs, sign_proof=sign_proof)

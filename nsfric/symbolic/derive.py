@@ -32,6 +32,15 @@ from .laws import lam as LAM
 from .model import HybridModel, Region, Sliding
 
 _YP = sp.Symbol("_yp")
+#: expressions with more operations than this are not put over a common denominator:
+#: ``cancel`` expands them, which for the square roots of a contact geometry (two discs)
+#: takes minutes; the largest expression of the papers' 1D and slope models has 126
+CANCEL_LIMIT = 400
+
+
+def _cancel(e):
+    """``sp.cancel(e)`` for expressions up to :data:`CANCEL_LIMIT` operations, else ``e``."""
+    return sp.cancel(e) if sp.count_ops(e) <= CANCEL_LIMIT else e
 
 
 @dataclass
@@ -91,7 +100,7 @@ class DerivedModel:
         key = ("sigma", surface, region)
         if key not in self._memo:
             r = self.model.mode(region)
-            self._memo[key] = sp.cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+            self._memo[key] = _cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
         return self._memo[key]
 
     def sigma2_expr(self, surface: str, region: str):
@@ -101,7 +110,7 @@ class DerivedModel:
         key = ("sigma2", surface, region)
         if key not in self._memo:
             r, s1 = self.model.mode(region), self.sigma_expr(surface, region)
-            self._memo[key] = sp.cancel(sum(sp.diff(s1, y) * r.rhs[y] for y in self.y))
+            self._memo[key] = _cancel(sum(sp.diff(s1, y) * r.rhs[y] for y in self.y))
         return self._memo[key]
 
     def _region(self, r: Region) -> SymbolicMode:
@@ -127,7 +136,7 @@ class DerivedModel:
         if grad[ia] == 0:
             raise ValueError(f"sliding mode {s.name!r}: surface does not depend on {a}")
         rest = sum(g * rates[y] for g, y in zip(grad, self.y) if y != a)
-        return sp.cancel(-rest / grad[ia])
+        return _cancel(-rest / grad[ia])
 
     def _sliding(self, s: Sliding) -> SymbolicMode:
         h = self.model.switching[s.surface]
@@ -137,10 +146,10 @@ class DerivedModel:
                 raise ValueError(f"Filippov mode {s.name!r} needs both neighbours")
             fp, fm = self.model.mode(s.plus), self.model.mode(s.minus)
             sp_, sm = self.sigma_expr(s.surface, s.plus), self.sigma_expr(s.surface, s.minus)
-            lam_expr = sp.cancel(sp_ / (sp_ - sm))
-            rates = {y: sp.cancel((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
+            lam_expr = _cancel(sp_ / (sp_ - sm))
+            rates = {y: _cancel((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
             for key in set(fp.outputs) & set(fm.outputs):
-                outs[key] = sp.cancel((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
+                outs[key] = _cancel((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
             outs["lam"] = lam_expr
             # residual with lam as unknown
             f_lam = {y: (1 - LAM) * fp.rhs[y] + LAM * fm.rhs[y] for y in self.y}

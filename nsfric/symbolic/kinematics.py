@@ -43,6 +43,8 @@ class Kinematics:
     states: tuple = ()
     params: tuple = ()
     tangential_velocity = None
+    #: the state tied to a sliding surface ``v_t = 0`` when ``v_t`` is not a state itself
+    sliding_state = None
     overlap = None
     overlap_rate = None
 
@@ -174,6 +176,11 @@ class PlanarDiscs(Kinematics):
                 P(I2, 0.4 * mass * radius ** 2, 0, lo_open=True, doc="moment of inertia of disc 2", unit="kg m^2"),
                 P(R1, radius, 0, lo_open=True, doc="radius of disc 1", unit="m"),
                 P(R2, radius, 0, lo_open=True, doc="radius of disc 2", unit="m")))
+
+    @property
+    def sliding_state(self):
+        """The state solved from ``v_t = 0`` in a sliding (sticking) mode: ``omega_2``."""
+        return self._s[2][4]
 
     def body(self, i):
         """``(x, y, vx, vy, omega)`` of disc ``i``."""

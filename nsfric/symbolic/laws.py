@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
+from ..plugins import LazyRegistry
 from .model import Param
 
 # ---------------------------------------------------------------------------
@@ -145,11 +146,22 @@ class NormalLaw(Law):
 
 # ---------------------------------------------------------------------------
 # registries
-#: name -> factory returning a :class:`TangentialLaw` (called without arguments)
-TANGENTIAL_LAWS: dict = {}
-#: name -> factory returning a :class:`NormalLaw`
-NORMAL_LAWS: dict = {}
 ENTRY_POINT_GROUP = "nsfric.laws"
+_plugins = {"loaded": False}
+
+
+def _load_once() -> list:
+    """Load the ``nsfric.laws`` plug-ins once, into whichever registry fits each law."""
+    if _plugins["loaded"]:
+        return []
+    _plugins["loaded"] = True
+    return load_entry_points()
+
+
+#: name -> factory returning a :class:`TangentialLaw` (called without arguments)
+TANGENTIAL_LAWS: dict = LazyRegistry(ENTRY_POINT_GROUP, loader=_load_once)
+#: name -> factory returning a :class:`NormalLaw`
+NORMAL_LAWS: dict = LazyRegistry(ENTRY_POINT_GROUP, loader=_load_once)
 
 
 def register_law(factory=None, name: str | None = None):
@@ -186,7 +198,8 @@ def load_entry_points(group: str = ENTRY_POINT_GROUP) -> list:
 
 
 def registered_laws() -> dict:
-    """``{"tangential": {name: factory}, "normal": {name: factory}}`` of every known law."""
+    """``{"tangential": {name: factory}, "normal": {name: factory}}`` of every known law
+    (the built-in ones and the plug-ins')."""
     return {"tangential": dict(TANGENTIAL_LAWS), "normal": dict(NORMAL_LAWS)}
 
 

@@ -132,9 +132,10 @@ class HybridModel:
         Derived quantities that are the same expression in every mode (energies...).
     reference : str
         The paper and equations this model implements.
-    positive : tuple of expressions
-        Expressions known to be positive where the modes that use them apply (a normal
-        force in contact); used only to prove sign combinations infeasible.
+    sign_proof : dict, optional
+        Switching functions to prove sign combinations infeasible with, where they differ
+        from ``switching`` (a tangential law's, with the normal force kept as the law's
+        nonnegative argument ``F_N``: in the modes that use them the contact is closed).
 
     Building a model validates it (:func:`~nsfric.symbolic.validation.validate`):
     unknown symbols, missing rates, uncovered or overlapping modes raise ValueError.
@@ -148,7 +149,7 @@ class HybridModel:
     slidings: tuple = ()
     common_outputs: dict = field(default_factory=dict)
     reference: str = ""
-    positive: tuple = ()
+    sign_proof: dict = field(default_factory=dict)
 
     def __post_init__(self):
         names = [r.name for r in self.regions] + [s.name for s in self.slidings]

@@ -20,6 +20,36 @@ gamma_n_tilde = sp.Symbol("gamma_n_tilde", positive=True)  # Kuwabara-Kono dampi
 k_1, k_2 = sp.symbols("k_1 k_2", positive=True)    # Walton-Braun loading/unloading, eq 10
 s_wb = sp.Symbol("s", positive=True)               # Walton-Braun k_2 = k_1 + s F_n^max
 xi_max = sp.Symbol("xi_max", nonnegative=True)     # Walton-Braun history: largest overlap
+
+
+class step_sign(sp.sign):
+    """``sign`` with derivative zero (almost everywhere); printed as ``numpy.sign``."""
+
+    def fdiff(self, argindex=1):
+        return sp.Integer(0)
+
+    def _eval_derivative(self, s):
+        return sp.Integer(0)
+
+    def _numpycode(self, printer):
+        return f"{printer._module_format('numpy.sign')}({printer._print(self.args[0])})"
+
+
+class real_abs(sp.Abs):
+    """``Abs`` of a real argument with derivative :class:`step_sign` (no ``DiracDelta`` in
+    second derivatives); printed as ``numpy.abs``."""
+
+    def _eval_derivative(self, s):
+        return sp.diff(self.args[0], s) * step_sign(self.args[0])
+
+    def _numpycode(self, printer):
+        return f"{printer._module_format('numpy.abs')}({printer._print(self.args[0])})"
+
+
+#: ``xi^(3/2)`` and ``xi^(1/2)`` written so that they stay real (and C1) for ``xi < 0``:
+#: the event-driven solvers evaluate the contact field a little beyond ``xi = 0``
+XI_3_2 = xi * sp.sqrt(real_abs(xi))
+XI_1_2 = sp.sqrt(real_abs(xi))
 HERTZ_STIFFNESS = P(k_n_tilde, 9.0e7, 0, lo_open=True, doc="Hertz stiffness", unit="N m^-3/2")
 
 
@@ -73,8 +103,8 @@ def hertz() -> NormalLaw:
 
     ``k_n_tilde = 4/3 sqrt(R_eff) E_eff``; for cellulose acetate ``9.0e7 N m^-3/2``.
     """
-    return _contact_law("hertz", -k_n_tilde * xi ** sp.Rational(3, 2), (HERTZ_STIFFNESS,), "eq 6",
-                        hertz.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi ** sp.Rational(5, 2))
+    return _contact_law("hertz", -k_n_tilde * XI_3_2, (HERTZ_STIFFNESS,), "eq 6",
+                        hertz.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi * XI_3_2)
 
 
 def hertz_damped() -> NormalLaw:
@@ -82,7 +112,7 @@ def hertz_damped() -> NormalLaw:
 
     Schäfer et al. use ``gamma_n = 0.35 kg/s`` (``e_n ~ 0.87`` at 0.3-1.2 m/s).
     """
-    F = -k_n_tilde * xi ** sp.Rational(3, 2) - gamma_n * v
+    F = -k_n_tilde * XI_3_2 - gamma_n * v
     params = (HERTZ_STIFFNESS, P(gamma_n, 0.35, 0, doc="linear damping", unit="kg/s"))
     return _contact_law("hertz-damped", F, params, "eq 8", hertz_damped.__doc__)
 
@@ -93,7 +123,7 @@ def kuwabara_kono() -> NormalLaw:
     ``F = -k_n_tilde xi^(3/2) - gamma_n_tilde xi^(1/2) v`` with
     ``gamma_n_tilde = 190 kg m^-1/2 s^-1`` for cellulose acetate.
     """
-    F = -k_n_tilde * xi ** sp.Rational(3, 2) - gamma_n_tilde * sp.sqrt(xi) * v
+    F = -k_n_tilde * XI_3_2 - gamma_n_tilde * XI_1_2 * v
     params = (HERTZ_STIFFNESS, P(gamma_n_tilde, 190.0, 0, doc="viscoelastic damping", unit="kg m^-1/2 s^-1"))
     return _contact_law("kuwabara-kono", F, params, "eq 9", kuwabara_kono.__doc__)
 

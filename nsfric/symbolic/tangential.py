@@ -212,20 +212,26 @@ class tooth_floor(sp.floor):
     def fdiff(self, argindex=1):
         return sp.Integer(0)
 
+    def _numpycode(self, printer):
+        return f"{printer._module_format('numpy.floor')}({printer._print(self.args[0])})"
+
+    def _pythoncode(self, printer):
+        return f"{printer._module_format('math.floor')}({printer._print(self.args[0])})"
+
 
 def brilliantov_sawtooth() -> TangentialLaw:
     """Saw-tooth asperity force ``F = -mu F_N (zeta/zeta_0 - floor(zeta/zeta_0))``, Schäfer et
     al. eq 22, with the tangential displacement ``dzeta/dt = v`` (eq 17) as history state.
 
-    The tooth edges ``zeta = n zeta_0`` are the zeros of ``h = sin(pi zeta/zeta_0)``; the
+    The tooth edges ``zeta = n zeta_0`` are the zeros of ``tooth = sin(pi zeta/zeta_0)``; the
     modes ``rise+``/``rise-`` (even/odd teeth) share the formula, so every edge is an event.
     """
     z = zeta / zeta_0
     F = -mu * F_N * (z - tooth_floor(z))
-    branches = {"rise+": ({"h": 1}, F, {zeta: v}, "tooth"), "rise-": ({"h": -1}, F, {zeta: v}, "tooth")}
+    branches = {"rise+": ({"tooth": 1}, F, {zeta: v}, "tooth"), "rise-": ({"tooth": -1}, F, {zeta: v}, "tooth")}
     params = (P(zeta_0, 1e-5, 0, lo_open=True, doc="saw-tooth period", unit="m"),) + _coulomb_params()
     return TangentialLaw("brilliantov-sawtooth", f"{SCHAFER} eq 22", (zeta,), params,
-                         {"h": sp.sin(sp.pi * z)}, branches, doc=brilliantov_sawtooth.__doc__)
+                         {"tooth": sp.sin(sp.pi * z)}, branches, doc=brilliantov_sawtooth.__doc__)
 
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)

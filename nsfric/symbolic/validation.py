@@ -9,8 +9,8 @@
 
 A sign combination is infeasible when SymPy proves a switching function, or a sum of
 two signed ones, non-positive there (``h_plus - h_minus = -2 F_max`` for a clipped
-force); the model's ``positive`` expressions (a normal force in contact) are replaced
-by a positive symbol for this proof.  Problems raise ValueError naming the model, the
+force); the model's ``sign_proof`` functions, if given, replace the switching functions
+for this proof (a tangential law's with its argument ``F_N >= 0``).  Problems raise ValueError naming the model, the
 mode and the symbols or sign pattern.
 """
 from __future__ import annotations
@@ -69,8 +69,8 @@ def check_cover(model):
     names = [h for h in model.switching if any(h in r.signs for r in model.regions)]
     if not model.regions:
         return
-    pos = {e: sp.Dummy("positive", positive=True) for e in getattr(model, "positive", ())}
-    exprs = {h: sp.sympify(model.switching[h]).subs(pos) if pos else sp.sympify(model.switching[h]) for h in names}
+    proof = {**model.switching, **model.sign_proof}
+    exprs = {h: sp.sympify(proof[h]) for h in names}
     for combo in itertools.product((1, -1), repeat=len(names)):
         signs = dict(zip(names, combo))
         inside = [r.name for r in model.regions if all(signs[h] == s for h, s in r.signs.items())]
