@@ -67,7 +67,7 @@ def end_criterion(law: str) -> str:
 class NormalImpact(Case):
     name = "normal-impact"
     reference = "Schäfer, Dippel & Wolf (1996) §2, eqs 2-10, Fig 2"
-    laws = systems.NORMAL_IMPACT_LAWS
+    laws = systems.NORMAL_IMPACT_CASE_LAWS
     default_law = "linear-dashpot"
     #: end time of the linear spring-dashpot (t_n = 1e-5 s); the other laws get
     #: :meth:`contact_t_end`
@@ -82,7 +82,8 @@ class NormalImpact(Case):
     def contact_t_end(self, law: str, values: dict) -> float:
         """Default end time: long enough for the contact to end at ``v_i``.
 
-        Linear dashpot: :attr:`t_end`; Hertz-type laws: 5 elastic Hertz durations (eq 7);
+        Linear dashpot: :attr:`t_end`; Hertz-type laws: 2 elastic Hertz durations (eq 7;
+        the damped contacts of eqs 8-9 last at most 5 % longer at the default parameters);
         Walton-Braun: loading and unloading (2 pi (m_eff/k_1)^(1/2)) plus the free flight
         from the plastic overlap back to zero overlap, bounded by ``1/e_n`` of the
         closed form times the loading time."""
@@ -91,7 +92,7 @@ class NormalImpact(Case):
         if law.startswith("walton-braun"):
             t_load = np.pi * np.sqrt(values["m_eff"] / values["k_1"])
             return float(2 * t_load * (1 + 1 / closed_form("walton-braun e_n", values)))
-        return float(5 * closed_form("hertz t_n", values))
+        return float(2 * closed_form("hertz t_n", values))
 
     def problem(self, law=None, params=None, t_end=None):
         law = self.check_law(law)

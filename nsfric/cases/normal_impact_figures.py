@@ -49,7 +49,7 @@ def fig2_data(case, speeds=FIG2_SPEEDS, progress=None) -> dict:
 
 def plot_fig2(cols, path):
     """Panel (a): ``e_n`` against ``v_n`` (log); panel (b): Hertz ``t_n`` against ``v_n``."""
-    fig, axes = figure(1, 2, figsize=(11, 4.2))
+    fig, axes = figure(1, 2, figsize=(11, 4.2), gridspec_kw={"wspace": 0.3})
     ax, bx = axes[0, 0], axes[0, 1]
     v = cols["v_n"]
     fine = {"linear-dashpot": cols["e_n linear-dashpot eq 3"], "walton-braun": cols["e_n walton-braun closed form"]}

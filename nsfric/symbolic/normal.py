@@ -64,6 +64,13 @@ def _contact_law(name, F, params, eqs, doc, energy=None, h=xi):
     return NormalLaw(name, f"{SCHAFER} {eqs}", (), params, {"h": h}, branches, doc=doc, free=("free",))
 
 
+def _end_name(name: str, end: str) -> str:
+    """``name`` (contact ends at zero overlap) or ``name-force-end`` (at zero repulsive force)."""
+    if end not in ("overlap", "force"):
+        raise ValueError(f"end must be 'overlap' or 'force', got {end!r}")
+    return name if end == "overlap" else f"{name}-force-end"
+
+
 def linear_spring_dashpot(end: str = "overlap", k=k_n, gamma=gamma_n, params=None,
                           persistent: bool = False) -> NormalLaw:
     """Linear spring-dashpot normal force ``F = -k_n xi - gamma_n dxi/dt``, Schäfer et al. eq 2.
@@ -105,13 +112,6 @@ def hertz() -> NormalLaw:
     """
     return _contact_law("hertz", -k_n_tilde * XI_3_2, (HERTZ_STIFFNESS,), "eq 6",
                         hertz.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi * XI_3_2)
-
-
-def _end_name(name: str, end: str) -> str:
-    """``name`` (contact ends at zero overlap) or ``name-force-end`` (at zero repulsive force)."""
-    if end not in ("overlap", "force"):
-        raise ValueError(f"end must be 'overlap' or 'force', got {end!r}")
-    return name if end == "overlap" else f"{name}-force-end"
 
 
 def hertz_damped(end: str = "overlap") -> NormalLaw:

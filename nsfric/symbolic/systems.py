@@ -128,15 +128,16 @@ m_eff = sp.Symbol("m_eff", positive=True)
 
 #: the laws of the normal impact (Schäfer et al. eqs 2, 6, 8, 9, 10): ``NAME`` ends the contact
 #: when the overlap returns to zero, ``NAME-force-end`` when the repulsive force vanishes
-NORMAL_IMPACT_LAWS = tuple(f"{law}{end}" for law in ("linear-dashpot", "hertz", "hertz-damped", "kuwabara-kono",
-                                                      "walton-braun") for end in ("", "-force-end"))
+NORMAL_IMPACT_CASE_LAWS = tuple(f"{law}{end}" for law in ("linear-dashpot", "hertz", "hertz-damped",
+                                                           "kuwabara-kono", "walton-braun")
+                                for end in ("", "-force-end"))
 #: case law -> normal law where one model serves both end criteria: the Hertz force vanishes
 #: exactly at zero overlap, and the Walton-Braun law's own contact ends where its
 #: unloading force vanishes (at the plastic overlap xi_0, free flight up to zero overlap)
 NORMAL_IMPACT_MODEL_LAW = {"hertz-force-end": "hertz", "walton-braun-force-end": "walton-braun"}
 
 
-@system("normal-impact", NORMAL_IMPACT_LAWS)
+@system("normal-impact", NORMAL_IMPACT_CASE_LAWS)
 def normal_impact(law: str):
     """Normal impact of two spheres, ``m_eff dv/dt = F(xi, v)`` along the overlap ``xi``,
     with one of Schäfer et al.'s normal laws (eqs 2, 6, 8, 9, 10); ``law`` ends the
