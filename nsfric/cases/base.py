@@ -142,7 +142,15 @@ class Case:
         prob = self.problem(law, params, t_end)
         if t_eval is None and samples is not None:
             t_eval = np.linspace(prob.t_span[0], prob.t_span[1], int(samples))
-        return get_solver(solver, **options).solve(prob, t_eval=t_eval)
+        sol = get_solver(solver, **options).solve(prob, t_eval=t_eval)
+        sol.summary = self.observables(prob.law, sol)
+        return sol
+
+    def observables(self, law: str, sol) -> dict:
+        """The case's scalar observables of a reference solution of ``law`` (e.g. a
+        restitution coefficient), stored as ``Solution.summary`` and in the sidecars;
+        none by default."""
+        return {}
 
     # -- reproduction ----------------------------------------------------------------
     def run(self, out_dir: str, progress=None) -> dict:

@@ -5,7 +5,11 @@ from ..io import versions
 
 
 def reference_meta(case, law, sol, cross=None) -> dict:
-    """Case, law, parameters, solver, tolerances, versions, event log and statistics."""
+    """Case, law, parameters, solver, tolerances, versions, event log, statistics and the
+    case's scalar observables ``summary`` (:meth:`~nsfric.cases.base.Case.observables`,
+    computed here and stored on ``sol`` if the solution has none yet)."""
+    if not sol.summary:
+        sol.summary = case.observables(law, sol)
     meta = {
         "case": case.name,
         "law": law,
@@ -21,6 +25,7 @@ def reference_meta(case, law, sol, cross=None) -> dict:
         "segments": [{"mode": s.mode, "t0": s.t0, "t1": s.t1} for s in sol.segments],
         "stats": sol.stats,
         "termination": sol.termination,
+        "summary": dict(sol.summary),
         "solver_messages": sol.info.get("solver_messages", []),
         "versions": versions(),
     }

@@ -80,6 +80,28 @@ def hertz_duration(v0=v_i, k=k_n_tilde, m=m_eff):
     return sp.Rational(321, 100) * (m / k) ** sp.Rational(2, 5) * v0 ** sp.Rational(-1, 5)
 
 
+def hertz_duration_exact(v0=v_i, k=k_n_tilde, m=m_eff):
+    """Hertz collision time with eq 7's constant exact: the energy integral of eq 6.
+
+    ``U = 2/5 k_n_tilde xi^q`` (``q = 5/2``) reaches ``m_eff v_n^i^2/2`` at the largest
+    overlap ``xi_m``; ``t_n = 2 int_0^xi_m dxi/sqrt(v_n^i^2 - 2U/m_eff)
+    = 2 (xi_m/v_n^i) int_0^1 du/sqrt(1 - u^q)`` and the integral is the Beta function
+    ``B(1/q, 1/2)/q``.  Hence ``t_n = C (m_eff/k_n_tilde)^(2/5) v_n^i^(-1/5)`` with
+    ``C = 2 (5/4)^(2/5) sqrt(pi) Gamma(7/5)/Gamma(9/10) = 3.2181...`` (:func:`hertz_constant`;
+    the symbolic check ``hertz-collision-time`` integrates it with SymPy from the law).
+    """
+    q = sp.Rational(5, 2)
+    xi_m = (q * m * v0 ** 2 / (2 * k)) ** (1 / q)
+    integral = sp.gamma(1 / q) * sp.gamma(sp.Rational(1, 2)) / (q * sp.gamma(1 / q + sp.Rational(1, 2)))
+    return 2 * xi_m / v0 * integral
+
+
+def hertz_constant():
+    """The exact constant of eq 7: ``t_n (m_eff/k_n_tilde)^(-2/5) v_n^i^(1/5)`` (3.2181...)."""
+    scale = (m_eff / k_n_tilde) ** sp.Rational(2, 5) * v_i ** sp.Rational(-1, 5)
+    return sp.gammasimp(sp.powsimp(sp.powdenest(hertz_duration_exact() / scale, force=True), force=True))
+
+
 def walton_braun_restitution(k1=k_1, k2=k_2):
     """Walton-Braun ``e_n = sqrt(k_1/k_2)`` for constant ``k_2``, text after eq 10."""
     return sp.sqrt(k1 / k2)

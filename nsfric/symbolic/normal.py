@@ -10,6 +10,8 @@ spring-dashpot has the modes ``contact`` (``h > 0``) and ``free`` (no force).
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
 from .laws import Branch, NormalLaw, P, gamma_n, k_n, register_law, v, xi
@@ -62,6 +64,13 @@ def _contact_law(name, F, params, eqs, doc, energy=None, h=xi):
     return NormalLaw(name, f"{SCHAFER} {eqs}", (), params, {"h": h}, branches, doc=doc, free=("free",))
 
 
+def _end_name(name: str, end: str) -> str:
+    """``name`` (contact ends at zero overlap) or ``name-force-end`` (at zero repulsive force)."""
+    if end not in ("overlap", "force"):
+        raise ValueError(f"end must be 'overlap' or 'force', got {end!r}")
+    return name if end == "overlap" else f"{name}-force-end"
+
+
 def linear_spring_dashpot(end: str = "overlap", k=k_n, gamma=gamma_n, params=None,
                           persistent: bool = False) -> NormalLaw:
     """Linear spring-dashpot normal force ``F = -k_n xi - gamma_n dxi/dt``, Schäfer et al. eq 2.
@@ -79,13 +88,11 @@ def linear_spring_dashpot(end: str = "overlap", k=k_n, gamma=gamma_n, params=Non
         One mode ``contact`` and no switching function: a penalty contact that never
         opens (the block on a slope, Krengel & Matuttis eq 18).
     """
-    if end not in ("overlap", "force"):
-        raise ValueError(f"end must be 'overlap' or 'force', got {end!r}")
+    name = _end_name("linear-dashpot", end)
     F = -k * xi - gamma * v
     if params is None:
         params = (P(k_n, 7.32e6, 0, lo_open=True, doc="normal stiffness", unit="N/m"),
                   P(gamma_n, 2.06, 0, doc="normal damping", unit="kg/s"))
-    name = "linear-dashpot" if end == "overlap" else "linear-dashpot-force-end"
     if persistent:
         return NormalLaw(name, f"{SCHAFER} eq 2", (), params, {}, {"contact": ({}, F, {}, "contact")},
                          doc=linear_spring_dashpot.__doc__)
@@ -107,25 +114,45 @@ def hertz() -> NormalLaw:
                         hertz.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi * XI_3_2)
 
 
-def hertz_damped() -> NormalLaw:
+def hertz_damped(end: str = "overlap") -> NormalLaw:
     """Hertz with ad-hoc linear damping ``F = -k_n_tilde xi^(3/2) - gamma_n v``, eq 8.
 
-    Schäfer et al. use ``gamma_n = 0.35 kg/s`` (``e_n ~ 0.87`` at 0.3-1.2 m/s).
+    Schäfer et al. use ``gamma_n = 0.35 kg/s`` (``e_n ~ 0.87`` at 0.3-1.2 m/s).  The
+    contact ends at zero overlap (``end="overlap"``, ``h = xi``) or where the repulsive
+    force ``k_n_tilde xi^(3/2) + gamma_n v`` vanishes (``end="force"``, ``h = -F``,
+    law ``hertz-damped-force-end``).
     """
+    name = _end_name("hertz-damped", end)
     F = -k_n_tilde * XI_3_2 - gamma_n * v
     params = (HERTZ_STIFFNESS, P(gamma_n, 0.35, 0, doc="linear damping", unit="kg/s"))
-    return _contact_law("hertz-damped", F, params, "eq 8", hertz_damped.__doc__)
+    return _contact_law(name, F, params, "eq 8", hertz_damped.__doc__, h=xi if end == "overlap" else -F)
 
 
-def kuwabara_kono() -> NormalLaw:
+def hertz_damped_force_end() -> NormalLaw:
+    """:func:`hertz_damped` ending at zero repulsive force."""
+    return hertz_damped(end="force")
+
+
+def kuwabara_kono(end: str = "overlap") -> NormalLaw:
     """Viscoelastic Hertz (Kuwabara-Kono, Brilliantov et al.), Schäfer et al. eq 9.
 
     ``F = -k_n_tilde xi^(3/2) - gamma_n_tilde xi^(1/2) v`` with
-    ``gamma_n_tilde = 190 kg m^-1/2 s^-1`` for cellulose acetate.
+    ``gamma_n_tilde = 190 kg m^-1/2 s^-1`` for cellulose acetate.  The contact ends at
+    zero overlap (``h = xi``) or, with ``end="force"`` (law ``kuwabara-kono-force-end``),
+    where the repulsive force ``xi^(1/2) (k_n_tilde xi + gamma_n_tilde v)`` vanishes
+    inside the contact, i.e. at ``h = k_n_tilde xi + gamma_n_tilde v = 0`` (the factor
+    ``xi^(1/2)`` only vanishes at zero overlap).
     """
+    name = _end_name("kuwabara-kono", end)
     F = -k_n_tilde * XI_3_2 - gamma_n_tilde * XI_1_2 * v
     params = (HERTZ_STIFFNESS, P(gamma_n_tilde, 190.0, 0, doc="viscoelastic damping", unit="kg m^-1/2 s^-1"))
-    return _contact_law("kuwabara-kono", F, params, "eq 9", kuwabara_kono.__doc__)
+    h = xi if end == "overlap" else k_n_tilde * xi + gamma_n_tilde * v
+    return _contact_law(name, F, params, "eq 9", kuwabara_kono.__doc__, h=h)
+
+
+def kuwabara_kono_force_end() -> NormalLaw:
+    """:func:`kuwabara_kono` ending at zero repulsive force."""
+    return kuwabara_kono(end="force")
 
 
 def walton_braun(k2=None) -> NormalLaw:
@@ -157,7 +184,27 @@ def walton_braun(k2=None) -> NormalLaw:
                      {"h": xi - xi0, "g": v}, branches, doc=walton_braun.__doc__, free=("free",))
 
 
+def with_turning_point(law: NormalLaw) -> NormalLaw:
+    """``law`` with its mode ``contact`` split where the overlap rate ``v`` changes sign:
+    ``compression`` (``v > 0``) and ``restitution`` (``v < 0``), the same force in both.
+
+    The event ``max-overlap`` between them locates the largest overlap ``xi_max`` as
+    exactly as any other switch (the normal impact's observable).  A law without a mode
+    ``contact`` (Walton-Braun: its loading and unloading already split at ``v = 0``) is
+    returned unchanged.
+    """
+    if "contact" not in law.branches:
+        return law
+    if "g" in law.switching:
+        raise ValueError(f"law {law.name!r} already has a switching function 'g'")
+    b = law.branches["contact"]
+    branches = {"compression": Branch({**b.signs, "g": 1}, b.F, b.rates, b.kind, b.outputs),
+                "restitution": Branch({**b.signs, "g": -1}, b.F, b.rates, "max-overlap", b.outputs)}
+    branches.update({n: br for n, br in law.branches.items() if n != "contact"})
+    return replace(law, switching={**law.switching, "g": law.rate}, branches=branches)
+
+
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
-for _law in (linear_spring_dashpot, linear_spring_dashpot_force_end, hertz, hertz_damped, kuwabara_kono,
-              walton_braun):
+for _law in (linear_spring_dashpot, linear_spring_dashpot_force_end, hertz, hertz_damped, hertz_damped_force_end,
+             kuwabara_kono, kuwabara_kono_force_end, walton_braun):
     register_law(_law)
