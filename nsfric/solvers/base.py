@@ -125,8 +125,8 @@ class ReferenceSolver:
             try:
                 sol = self._solve(problem, t_eval)
             except ZenoError as e:  # name extreme parameters, the likelier cause
-                hint = extreme_hint(problem.params)
-                if "check the parameters " in hint:
+                hint = extreme_hint(problem.params, "")
+                if hint:
                     raise ZenoError(f"{str(e).splitlines()[0]}{hint}") from None
                 raise
             except (BudgetError, ValueError):
