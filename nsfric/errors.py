@@ -3,3 +3,13 @@
 
 class ZenoError(RuntimeError):
     """Events accumulate (chattering or Zeno behaviour); the run is stopped."""
+
+
+class BudgetError(RuntimeError):
+    """A run exceeded one of its budgets (steps, memory, wall time); the message names
+    the option that sets it."""
+
+
+class SolverFailure(RuntimeError):
+    """A solver failed (step-size underflow, a library error, a non-finite state); the
+    message says what to change."""

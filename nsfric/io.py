@@ -212,8 +212,26 @@ def _default(o):
     raise TypeError(f"not JSON serialisable: {type(o)}")
 
 
-def write_csv_with_sidecar(path: str, columns: dict, meta: dict):
-    """Write ``path`` (CSV) and ``path`` with ``.json`` suffix atomically, together."""
+def non_finite_columns(columns: dict) -> list:
+    """Names of the numeric columns holding NaN or an infinity."""
+    bad = []
+    for name, col in columns.items():
+        c = np.asarray(col)
+        if np.issubdtype(c.dtype, np.number) and not np.all(np.isfinite(c)):
+            bad.append(name)
+    return bad
+
+
+def write_csv_with_sidecar(path: str, columns: dict, meta: dict, finite: str | None = None):
+    """Write ``path`` (CSV) and ``path`` with ``.json`` suffix atomically, together.
+
+    With ``finite`` (a hint naming what to change), a non-finite number in any numeric
+    column is a ValueError naming the columns and nothing is written."""
+    if finite is not None:
+        bad = non_finite_columns(columns)
+        if bad:
+            raise ValueError(f"non-finite values (inf/NaN) in column(s) {', '.join(bad)}; nothing "
+                             f"written{finite}")
     side = os.path.splitext(path)[0] + ".json"
     with atomic_files(path, side) as (t1, t2):
         with open(t1, "w") as f:

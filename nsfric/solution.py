@@ -242,9 +242,16 @@ class Solution:
         """Dense evaluation of the states at ``t`` (scalar or array) across segments.
 
         At an event time the state *after* the event is returned.
+
+        Raises
+        ------
+        ValueError
+            If a time is not finite or lies outside the solution's span
+            :attr:`span` (no extrapolation).
         """
         t = np.asarray(t, dtype=float)
         flat = np.atleast_1d(t)
+        self.check_times(flat)
         out = np.empty((len(self.model.states), flat.size))
         starts = np.array([s.t0 for s in self.segments])
         idx = np.clip(np.searchsorted(starts, flat, side="right") - 1, 0, len(self.segments) - 1)
@@ -253,7 +260,25 @@ class Solution:
             out[:, sel] = self.segments[i](flat[sel])
         return out.reshape((-1,) + t.shape)
 
+    @property
+    def span(self) -> tuple:
+        """``(first, last)`` time covered by the segments (a discrete run ends on its
+        last row, which may lie before the ``t_end`` asked for)."""
+        return (self.segments[0].t0, self.segments[-1].t1)
+
+    def check_times(self, t):
+        """ValueError unless every time in ``t`` is finite and inside :attr:`span`
+        (up to rounding, ``1e-12`` of the span)."""
+        a, b = self.span
+        tol = 1e-12 * max(1.0, abs(a), abs(b))
+        t = np.atleast_1d(np.asarray(t, dtype=float))
+        if t.size and not (np.all(np.isfinite(t)) and t.min() >= a - tol and t.max() <= b + tol):
+            bad = t[~(np.isfinite(t) & (t >= a - tol) & (t <= b + tol))][0]
+            raise ValueError(f"t = {bad:.17g} lies outside the solution's span [{a:.17g}, {b:.17g}]; "
+                             "a Solution is not extrapolated")
+
     def mode_at(self, t: float) -> str:
+        self.check_times(t)
         starts = [s.t0 for s in self.segments]
         i = max(0, int(np.searchsorted(starts, t, side="right")) - 1)
         return self.segments[i].mode
@@ -279,7 +304,7 @@ class Solution:
         """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
         if t is not None:
             t = np.atleast_1d(np.asarray(t, dtype=float))
-            y = self(t)
+            y = self(t)  # checks the span
             modes = [self.mode_at(tt) for tt in t]
         elif y is None:
             y, modes = self._y, self.sample_modes

@@ -6,6 +6,8 @@ reproduces the paper's figures (``run`` returns data, ``plot`` draws it).
 """
 from __future__ import annotations
 
+import math
+import numbers
 import os
 
 import numpy as np
@@ -66,6 +68,14 @@ def get_case(name: str):
         raise ValueError(f"unknown case {name!r}; choose one of {sorted(CASES)}") from None
 
 
+def sample_count(samples) -> int:
+    """``samples`` validated: an integer >= 2."""
+    ok = isinstance(samples, numbers.Integral) or (isinstance(samples, float) and samples.is_integer())
+    if isinstance(samples, bool) or not ok or samples < 2:
+        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    return int(samples)
+
+
 class Case:
     """A published system: mechanics x law(s) x parameters x initial state.
 
@@ -107,7 +117,7 @@ class Case:
         return self.units.get(quantity, self.unit)
 
     def check_law(self, law: str | None) -> str:
-        law = law or self.default_law
+        law = self.default_law if law is None else law
         if law not in self.laws:
             raise ValueError(f"unknown law {law!r} for case {self.name!r}; choose one of {list(self.laws)}")
         return law
@@ -133,15 +143,23 @@ class Case:
         law = self.check_law(law)
         values = self.bind(law, params)
         t_end = self.t_end if t_end is None else float(t_end)
+        if not (math.isfinite(t_end) and t_end > 0):
+            raise ValueError(f"t_end must be finite and > 0, got {t_end:g}")
         return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self.name, law,
                        getattr(self, "closed_form", True))
 
     def reference_solution(self, law=None, solver="filippov", params=None, t_end=None,
                            t_eval=None, samples=None, **options):
-        """Solve ``law`` on this case with the named reference solver."""
+        """Solve ``law`` on this case with the named reference solver.
+
+        ``t_end`` must be finite and > 0, ``samples`` an integer >= 2 (a uniform grid),
+        ``t_eval`` increasing times inside the span; ``options`` go to the solver
+        (unknown ones raise ValueError)."""
         prob = self.problem(law, params, t_end)
-        if t_eval is None and samples is not None:
-            t_eval = np.linspace(prob.t_span[0], prob.t_span[1], int(samples))
+        if samples is not None:
+            if t_eval is not None:
+                raise ValueError("give samples or t_eval, not both")
+            t_eval = np.linspace(prob.t_span[0], prob.t_span[1], sample_count(samples))
         sol = get_solver(solver, **options).solve(prob, t_eval=t_eval)
         sol.summary = self.observables(prob.law, sol)
         return sol
@@ -190,7 +208,8 @@ def _case(case):
     return get_case(case) if isinstance(case, str) else case
 
 
-def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
+def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
+             max_steps=None, max_seconds=None):
     """Run a fixed-step discrete (DEM) scheme on a case or a Problem.
 
     Parameters
@@ -209,6 +228,8 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
         Parameter overrides, validated against their ranges.
     stages : bool
         Also record the auxiliary stage states.
+    max_steps, max_seconds : optional
+        Step and wall-time budgets (:class:`~nsfric.errors.BudgetError`).
 
     Returns
     -------
@@ -217,7 +238,7 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     """
     from ..schemes import simulate as _simulate
 
-    return _simulate(_case(case), law, scheme, dt, t_end, params, stages)
+    return _simulate(_case(case), law, scheme, dt, t_end, params, stages, max_steps, max_seconds)
 
 
 def converge(case, law=None, schemes=("euler",), **options):

@@ -12,15 +12,18 @@ import json
 import os
 import signal
 import sys
+import warnings
 
 import numpy as np
 
-from ..errors import ZenoError
+from ..errors import BudgetError, SolverFailure, ZenoError
 
 
 from ..io import check_output_path, staged_dir
+from ..solvers.base import LOOP_OPTIONS, extreme_hint
+from ..solvers.loop import check_memory
 from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa: F401
-                      check_output_pair, parse_params)
+                      caught_text, check_output_pair, parse_params)
 
 
 # -- commands --------------------------------------------------------------------------
@@ -75,21 +78,29 @@ def cmd_reference(args):
         if args.solver != "filippov":
             raise UsageError(f"--method applies to --solver filippov only, not {args.solver!r}")
         options["method"] = args.method
-    for name in ("max_events", "zeno_window"):
+    for name in ("max_events", "zeno_window", "max_seconds"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
+    n_cols = 2 * len(prob.model.states) + len(prob.model.output_names) + 2
+    check_memory(8.0 * 8 * args.samples * n_cols, f"--samples {args.samples}",
+                 "choose fewer --samples")
     solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol, **options)
     t_eval = np.linspace(prob.t_span[0], prob.t_span[1], args.samples)
     _progress(f"{case.name}/{law}: {args.solver}")
-    sol = solver.solve(prob, t_eval=t_eval)
-    cross = None
-    if not args.no_cross_check:
-        other = "ida" if args.solver != "ida" else "filippov"
-        _progress(f"{case.name}/{law}: cross-check with {other}")
-        loop = {k: v for k, v in options.items() if k in ("max_events", "zeno_window")}
-        sol_b = get_solver(other, **loop).solve(prob, t_eval=t_eval)
-        cross = disagreement(sol, sol_b)
-    side = write_csv_with_sidecar(args.out, sol.columns(), reference_meta(case, law, sol, cross))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sol = solver.solve(prob, t_eval=t_eval)
+        cross = None
+        if not args.no_cross_check:
+            other = "ida" if args.solver != "ida" else "filippov"
+            _progress(f"{case.name}/{law}: cross-check with {other}")
+            loop = {k: v for k, v in options.items() if k in LOOP_OPTIONS}
+            sol_b = get_solver(other, **loop).solve(prob, t_eval=t_eval)
+            cross = disagreement(sol, sol_b)
+        cols = sol.columns()
+    meta = reference_meta(case, law, sol, cross)
+    meta["warnings"] = sorted(set(sol.info.get("warnings", [])) | caught_text(caught))
+    side = write_csv_with_sidecar(args.out, cols, meta, finite=extreme_hint(prob.params))
     _progress("")
     msg = f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events"
     if cross:
@@ -168,6 +179,8 @@ def build_parser():
                    help="event budget of the mode loop (default 10000)")
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
                    help="Zeno detector: N events within 1e-9 of the span stop the run (default 50)")
+    s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
+                   help="wall-time budget of each solve (default: none)")
     s.add_argument("--rtol", type=_positive("--rtol"))
     s.add_argument("--atol", type=_positive("--atol"))
     s.add_argument("--no-cross-check", action="store_true",
@@ -207,8 +220,7 @@ def main(argv=None) -> int:
     except ValueError:  # not the main thread
         pass
     try:
-        args = build_parser().parse_args(argv)
-        rc = args.func(args)
+        rc = _run(argv)
         sys.stdout.flush()
         return rc
     except BrokenPipeError:  # the reader stopped early (`nsfric list | head -1`)
@@ -225,12 +237,30 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
-    except ZenoError as e:  # a model with no continuation: reported, never a hang
+    except (ZenoError, BudgetError, SolverFailure) as e:  # reported, never a hang or a traceback
         print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # pragma: no cover
         print("nsfric: interrupted", file=sys.stderr)
         return 130
+
+
+def _run(argv) -> int:
+    """Parse and run one command.  Library warnings are recorded, never printed raw (a
+    command writes the relevant ones into its sidecar); a plug-in that failed to load is
+    reported as one line per plug-in."""
+    from ..plugins import PluginWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            args = build_parser().parse_args(argv)
+            return args.func(args)
+        finally:
+            plugin = [f"{w.category.__name__}: {w.message}" for w in caught
+                      if issubclass(w.category, PluginWarning)]
+            for line in dict.fromkeys(plugin):
+                print(line.splitlines()[0], file=sys.stderr)
 
 
 def _silence_stdout():

@@ -58,6 +58,11 @@ def _count(name, lo=2):
     return conv
 
 
+def caught_text(caught) -> set:
+    """The recorded warnings as ``"Category: message"`` lines (for a sidecar)."""
+    return {f"{w.category.__name__}: {w.message}" for w in caught}
+
+
 def _progress(msg):
     if sys.stderr.isatty():
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)

@@ -9,6 +9,7 @@ Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
 
+import warnings
 
 
 def _bar(done, total, label):
@@ -21,8 +22,10 @@ def _bar(done, total, label):
 
 def cmd_simulate(args):
     from ..cases import get_case
-    from ._common import UsageError, _progress, check_output_pair, parse_params
+    from ._common import UsageError, _progress, caught_text, check_output_pair, parse_params
+    from ..errors import SolverFailure
     from ..io import versions, write_csv_with_sidecar
+    from ..solvers.base import extreme_hint
     from ..cases import simulate
     from ..schemes import get_scheme
 
@@ -37,7 +40,14 @@ def cmd_simulate(args):
             raise UsageError(f"--dt is required: case {case.name!r} has no dt parameter")
         args.dt = values["dt"]
     _progress(f"{case.name}/{law}: {scheme.name}, dt = {args.dt:g}")
-    res = simulate(case, law, scheme, args.dt, args.t_end, params, stages=args.stages)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = simulate(case, law, scheme, args.dt, args.t_end, params, stages=args.stages,
+                       max_steps=args.max_steps, max_seconds=args.max_seconds)
+        cols = res.columns(stages=args.stages)
+    if res.termination.startswith("diverged"):
+        raise SolverFailure(f"{scheme.name} {res.termination} with dt = {args.dt:g}; nothing written; "
+                            f"choose a smaller --dt{extreme_hint(res.params, '')}")
     meta = {
         "case": case.name, "law": law, "scheme": scheme.name, "order": scheme.order,
         "scheme_reference": scheme.reference, "dt": args.dt, "t_end": res.t_end,
@@ -45,12 +55,11 @@ def cmd_simulate(args):
         "derived": list(res.output_names), "stages": bool(args.stages),
         "n_steps": res.n_steps, "n_rhs": res.n_rhs, "n_jac": res.n_jac, "seconds": res.seconds,
         "events": [e.as_dict() for e in res.events], "termination": res.termination, "reference": res.model.reference,
-        "versions": versions(),
+        "warnings": sorted(caught_text(caught)), "versions": versions(),
     }
-    cols = res.columns(stages=args.stages)
     if "stage" in cols:
         cols["stage"] = cols["stage"].astype(object)  # written as integers
-    side = write_csv_with_sidecar(args.out, cols, meta)
+    side = write_csv_with_sidecar(args.out, cols, meta, finite=extreme_hint(res.params, "; check the --param values"))
     _progress("")
     print(f"wrote {args.out} and {side}: {res.n_steps} steps of {scheme.name} (dt = {args.dt:g}), "
           f"{res.n_rhs} rhs evaluations, {res.termination}")
@@ -107,6 +116,10 @@ def register(sub):
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--stages", action="store_true", help="add the auxiliary stage states as rows")
+    s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
+                   help="refuse runs of more than N steps (default: only the memory limit)")
+    s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
+                   help="wall-time budget (default: none)")
     s.add_argument("--out", required=True, metavar="FILE.csv")
     s.set_defaults(func=cmd_simulate)
 

@@ -23,7 +23,9 @@ from dataclasses import replace as dc_replace
 import numpy as np
 
 from ..solution import Solution
-from ..solvers.base import Problem
+from ..errors import BudgetError
+from ..solvers.base import Problem, check_span
+from ..solvers.loop import Budget, check_memory
 from .field import DiscreteField, Diverged
 
 SCHEMES: dict = {}
@@ -154,7 +156,27 @@ def step_count(t_end: float, dt: float) -> int:
     return int(math.floor(t_end / dt * (1 + 1e-12) + 1e-9))
 
 
-def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False):
+def _budgeted(fn, budget):
+    """``fn`` checking the wall-time budget at every call (every scheme evaluates the
+    field through a few methods, so this bounds every scheme's step loop)."""
+    def call(*a, **k):
+        budget.check()
+        return fn(*a, **k)
+    return call
+
+
+def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_steps=None):
+    """Refuse a run before allocating: more than ``max_steps`` steps, or ``n_rows`` rows
+    of ``n_columns`` numbers beyond the memory limit."""
+    if max_steps is not None and n_steps > max_steps:
+        raise BudgetError(f"dt = {dt:g} needs {n_steps} steps, more than max_steps = {max_steps} "
+                          "(CLI --max-steps); choose a larger --dt or raise --max-steps")
+    check_memory(8.0 * n_rows * n_columns, f"dt = {dt:g} ({n_steps} steps)",
+                 "choose a larger --dt (or a shorter --t-end)")
+
+
+def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
+             max_steps=None, max_seconds=None):
     """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 
     Parameters
@@ -168,6 +190,9 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
         largest multiple of ``dt`` not beyond ``t_end``
     params : dict, optional, parameter overrides (validated against their ranges)
     stages : bool, record the auxiliary stage states
+    max_steps : int, optional, refuse runs of more steps (BudgetError before any work;
+        runs whose arrays would exceed the memory limit are refused too)
+    max_seconds : float, optional, wall-time budget (BudgetError once exceeded)
 
     Returns
     -------
@@ -194,12 +219,20 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     else:
         prob = problem.problem(law, params, t_end)
     t0, t1 = map(float, prob.t_span)
-    if not (t1 > t0):
-        raise ValueError(f"t_end must be > {t0:g}, got {t1:g}")
+    check_span(t0, t1)
+    if max_steps is not None:
+        if isinstance(max_steps, bool) or not float(max_steps).is_integer() or max_steps < 1:
+            raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
     n_steps = step_count(t1 - t0, dt)
     if n_steps < 1:
         raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")
+    n = len(prob.model.states)
+    rows = (n_steps + 1) * (1 + (getattr(scheme, "stages", 4) if stages else 0))
+    check_step_budget(n_steps, rows, 2 * n + len(prob.model.output_names) + 2, dt, max_steps)
+    budget = Budget(max_seconds, f"simulate {scheme.name}")
     fld = DiscreteField(prob.model, prob.params)
+    for name in ("f", "solve", "taylor"):
+        setattr(fld, name, _budgeted(getattr(fld, name), budget))
     record = [] if stages else None
     tic = time.perf_counter()
     t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)

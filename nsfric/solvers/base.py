@@ -7,11 +7,16 @@ makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``)
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
-from .loop import ModeLoop, loop_options
+from ..errors import BudgetError, SolverFailure, ZenoError
+from .loop import Budget, ModeLoop, loop_options
+
+#: options every reference solver takes (the shared mode loop's)
+LOOP_OPTIONS = ("max_events", "zeno_window", "max_seconds")
 
 REFERENCE_SOLVERS: dict = {}
 
@@ -69,11 +74,19 @@ class ReferenceSolver:
 
     Every solver takes the options of the shared mode loop
     (:class:`~nsfric.solvers.loop.ModeLoop`): ``max_events`` (integer >= 1, default
-    10000) and ``zeno_window`` (integer >= 2, default 50 events).
+    10000), ``zeno_window`` (integer >= 2, default 50 events) and ``max_seconds``
+    (wall-time budget, default none); its own options are listed, as data, in
+    ``options_allowed``.  An unknown option is a ValueError listing the allowed ones.
+
+    :meth:`solve` validates the span and the sample times, turns solver failures into
+    :class:`~nsfric.errors.SolverFailure` (one line, saying what to change), refuses a
+    non-finite result, and collects library warnings into ``Solution.info["warnings"]``.
     """
 
     name = "base"
     supports = frozenset()
+    #: the solver's own options (besides rtol, atol and the mode loop's)
+    options_allowed: tuple = ()
     default_rtol = 1e-12
     default_atol = 1e-14
 
@@ -84,29 +97,86 @@ class ReferenceSolver:
             raise ValueError(f"rtol must lie in (0, 1), got {self.rtol:g}")
         if not (self.atol > 0 and math.isfinite(self.atol)):
             raise ValueError(f"atol must be > 0, got {self.atol:g}")
-        self.loop_options = loop_options(options.pop("max_events", None), options.pop("zeno_window", None))
+        unknown = sorted(set(options) - set(self.options_allowed) - set(LOOP_OPTIONS))
+        if unknown:
+            allowed = sorted(("rtol", "atol") + LOOP_OPTIONS + tuple(self.options_allowed))
+            raise ValueError(f"unknown option(s) {', '.join(unknown)} for solver {self.name!r}; "
+                             f"allowed: {', '.join(allowed)}")
+        self.loop_options = loop_options(*(options.pop(k, None) for k in LOOP_OPTIONS))
         self.options = options
+        self.budget = Budget(None, self.name)
 
     def mode_loop(self, logic, problem: Problem) -> ModeLoop:
         """The shared hybrid mode loop of one run, with this solver's event budget and
         Zeno window."""
-        return ModeLoop(logic, problem.t_span, label=self.name, **self.loop_options)
+        opts = {k: v for k, v in self.loop_options.items() if k != "max_seconds"}
+        return ModeLoop(logic, problem.t_span, label=self.name, budget=self.budget, **opts)
 
     def solve(self, problem: Problem, t_eval=None):
         t0, t1 = map(float, problem.t_span)
-        if not (t1 > t0):
-            raise ValueError(f"t_end must be > {t0:g}, got {t1:g}")
+        check_span(t0, t1)
         y0 = np.asarray(problem.y0, dtype=float)
         if y0.shape != (len(problem.model.states),) or not np.all(np.isfinite(y0)):
             raise ValueError(f"initial state must be {len(problem.model.states)} finite numbers, got {y0}")
-        if t_eval is None:
-            t_eval = np.linspace(t0, t1, 501)
-        t_eval = np.asarray(t_eval, dtype=float)
-        if t_eval.ndim != 1 or np.any(np.diff(t_eval) < 0) or t_eval[0] < t0 or t_eval[-1] > t1:
-            raise ValueError(f"t_eval must be increasing inside [{t0:g}, {t1:g}]")
-        sol = self._solve(problem, t_eval)
-        sol.resample(t_eval)
+        t_eval = check_t_eval(np.linspace(t0, t1, 501) if t_eval is None else t_eval, t0, t1)
+        self.budget = Budget(self.loop_options["max_seconds"], self.name)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                sol = self._solve(problem, t_eval)
+            except ZenoError as e:  # name extreme parameters, the likelier cause
+                hint = extreme_hint(problem.params, "")
+                if hint:
+                    raise ZenoError(f"{str(e).splitlines()[0]}{hint}") from None
+                raise
+            except (BudgetError, ValueError):
+                raise
+            except Exception as e:  # step-size underflow, IDA/Radau errors, overflow
+                raise SolverFailure(failure_message(self.name, e, problem.params)) from None
+            sol.resample(t_eval)
+            if not np.all(np.isfinite(sol.y)):
+                raise SolverFailure(f"{self.name}: the solution left the floating-point range"
+                                    f"{extreme_hint(problem.params)}")
+        sol.info["warnings"] = sorted({f"{w.category.__name__}: {w.message}" for w in caught})
         return sol
 
     def _solve(self, problem: Problem, t_eval=None):  # pragma: no cover - abstract
         raise NotImplementedError
+
+
+def check_span(t0: float, t1: float):
+    """ValueError unless ``t_end`` is finite and beyond ``t0`` by a resolvable amount."""
+    if not (math.isfinite(t1) and t1 > t0):
+        raise ValueError(f"t_end must be finite and > {t0:g}, got {t1:g}")
+    if (t1 - t0) <= 64 * np.finfo(float).eps * max(1.0, abs(t0)) or not math.isfinite(t1 - t0):
+        raise ValueError(f"t_end - t0 = {t1 - t0:g} is below the time resolution; choose a longer t_end")
+
+
+def check_t_eval(t_eval, t0: float, t1: float) -> np.ndarray:
+    """``t_eval`` as an array: non-empty, finite, strictly increasing, inside ``[t0, t1]``."""
+    try:
+        t = np.asarray(t_eval, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"t_eval must be numbers, got {t_eval!r}") from None
+    if t.ndim != 1 or t.size == 0 or not np.all(np.isfinite(t)) or np.any(np.diff(t) <= 0) \
+            or t[0] < t0 or t[-1] > t1:
+        raise ValueError(f"t_eval must be a non-empty, finite, strictly increasing sequence inside "
+                         f"[{t0:g}, {t1:g}]")
+    return t
+
+
+def extreme_hint(params: dict, fallback="; check the parameters and tolerances (--param, --atol, "
+                                         "--rtol)") -> str:
+    """``" (parameters m = 1e-300 ...)"``: the parameters far outside the unit range
+    (|x| > 1e100 or 0 < |x| < 1e-100), which usually cause a failure; else advice."""
+    bad = [f"{k} = {v:g}" for k, v in params.items()
+           if isinstance(v, (int, float)) and v != 0 and not (1e-100 <= abs(v) <= 1e100)]
+    if bad:
+        return f"; check the parameters {', '.join(bad)}"
+    return fallback
+
+
+def failure_message(name: str, e: Exception, params: dict) -> str:
+    """One line for a solver's failure, saying what to change."""
+    text = str(e).splitlines()[0] if str(e) else type(e).__name__
+    return f"{name} failed: {text}{extreme_hint(params)}, or try another --solver/--method"

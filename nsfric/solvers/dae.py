@@ -124,6 +124,7 @@ def _problem_class():
 
 class _AssimuloSolver(ReferenceSolver):
     supports = frozenset({"filippov", "constrained"})
+    options_allowed = ("jacobian",)
     default_rtol = 1e-12
     default_atol = 1e-13
 
@@ -203,6 +204,7 @@ class IDASolver(_AssimuloSolver):
     """SUNDIALS IDA (variable-order BDF) through Assimulo; see module docstring."""
 
     name = "ida"
+    options_allowed = ("jacobian", "maxord")
 
     def _make(self, prob):
         from assimulo.solvers import IDA

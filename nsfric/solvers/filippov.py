@@ -39,6 +39,7 @@ class FilippovSolver(ReferenceSolver):
 
     name = "filippov"
     supports = frozenset({"filippov", "constrained"})
+    options_allowed = ("method", "n_check")
 
     def _solve(self, problem, t_eval=None):
         method = self.options.get("method", "DOP853")
@@ -74,6 +75,7 @@ class FilippovSolver(ReferenceSolver):
             if solver.status == "failed":
                 raise RuntimeError(f"{method} failed in mode {mode!r} at t = {solver.t:.17g}: {msg}")
             stats["nsteps"] += 1
+            self.budget.check(solver.t)  # wall-time budget (max_seconds), also inside a mode
             dense = solver.dense_output()
             if gfun is not None:
                 found = self._first_crossing(gfun, p, dense, solver.t_old, solver.t, n_check,

@@ -16,6 +16,8 @@ lives here once (STYLE principle 6):
 * **Zeno detector**: ``zeno_window`` consecutive events inside the time
   ``resolution`` (default ``1e-9 max(1, t_end - t0)``; the step for fixed-step
   schemes) stop the run (accumulating events, chattering);
+* **wall-time budget**: ``max_seconds`` (:class:`Budget`) is checked at every event
+  (and by the integrators inside a mode);
 * **no-progress guard**: a switch at the very point (same ``t`` and ``y``) where the
   mode it enters was already entered, without the trajectory having advanced, is a
   cycle of contradicting decisions and stops the run at once, never an endless loop.
@@ -24,18 +26,63 @@ Each stop is a :class:`~nsfric.errors.ZenoError` with a diagnosis.
 """
 from __future__ import annotations
 
+import math
 import numbers
+import time
 from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import ZenoError
+from ..errors import BudgetError, ZenoError
 from .switching import no_progress
 
 DEFAULT_MAX_EVENTS = 10000
 DEFAULT_ZENO_WINDOW = 50
 
-__all__ = ["ModeLoop", "loop_options", "DEFAULT_MAX_EVENTS", "DEFAULT_ZENO_WINDOW"]
+__all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_ZENO_WINDOW"]
+
+
+def seconds_option(max_seconds):
+    """Validated wall-time budget: ``None`` (no limit) or a number > 0."""
+    if max_seconds is None:
+        return None
+    try:
+        x = float(max_seconds)
+    except (TypeError, ValueError):
+        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}") from None
+    if isinstance(max_seconds, bool) or not (x > 0) or math.isnan(x):
+        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}")
+    return x
+
+
+#: default memory budget of one run's arrays (bytes): 2 GiB
+MEMORY_LIMIT = 2 * 1024 ** 3
+
+
+def check_memory(nbytes: float, what: str, advice: str, limit: float | None = None):
+    """:class:`BudgetError` when ``nbytes`` (an estimate made before allocating)
+    exceeds ``limit`` (default :data:`MEMORY_LIMIT`); ``advice`` names the option."""
+    limit = MEMORY_LIMIT if limit is None else limit
+    if nbytes > limit:
+        raise BudgetError(f"{what} would need about {nbytes / 1024 ** 3:.3g} GiB, beyond the memory "
+                          f"limit of {limit / 1024 ** 3:.3g} GiB; {advice}")
+
+
+class Budget:
+    """The wall-time budget of one run: :meth:`check` raises :class:`BudgetError`
+    (naming ``max_seconds``, CLI ``--max-seconds``) once ``max_seconds`` have passed
+    since the budget was made.  ``None`` means no limit."""
+
+    def __init__(self, max_seconds=None, label=""):
+        self.max_seconds = seconds_option(max_seconds)
+        self.label = label
+        self.start = time.monotonic()
+
+    def check(self, t=None):
+        if self.max_seconds is not None and time.monotonic() - self.start > self.max_seconds:
+            at = "" if t is None else f" (reached t = {float(t):.6g})"
+            raise BudgetError(f"{self.label}: stopped after max_seconds = {self.max_seconds:g} s of wall "
+                              f"time{at}; raise --max-seconds (API max_seconds) or shorten --t-end")
 
 
 def _integer(name, value, lo):
@@ -45,10 +92,11 @@ def _integer(name, value, lo):
     return int(value)
 
 
-def loop_options(max_events=None, zeno_window=None) -> dict:
-    """Validated ``max_events`` (integer >= 1) and ``zeno_window`` (integer >= 2);
-    ``None`` gives the defaults (10000 and 50)."""
-    return {"max_events": DEFAULT_MAX_EVENTS if max_events is None else _integer("max_events", max_events, 1),
+def loop_options(max_events=None, zeno_window=None, max_seconds=None) -> dict:
+    """Validated ``max_events`` (integer >= 1), ``zeno_window`` (integer >= 2) and
+    ``max_seconds`` (> 0); ``None`` gives the defaults (10000, 50, no time limit)."""
+    return {"max_seconds": seconds_option(max_seconds),
+            "max_events": DEFAULT_MAX_EVENTS if max_events is None else _integer("max_events", max_events, 1),
             "zeno_window": DEFAULT_ZENO_WINDOW if zeno_window is None
             else _integer("zeno_window", zeno_window, 2)}
 
@@ -74,13 +122,14 @@ class ModeLoop:
     """
 
     def __init__(self, logic, t_span, max_events=DEFAULT_MAX_EVENTS, zeno_window=DEFAULT_ZENO_WINDOW,
-                 resolution=None, label=""):
+                 resolution=None, label="", max_seconds=None, budget=None):
         self.logic = logic
         self.t0, self.t_end = map(float, t_span)
         opts = loop_options(max_events, zeno_window)
         self.max_events, self.zeno_window = opts["max_events"], opts["zeno_window"]
         self.resolution = 1e-9 * max(1.0, abs(self.t_end - self.t0)) if resolution is None else resolution
         self.label = label
+        self.budget = budget if budget is not None else Budget(max_seconds, label)
         self.events, self.segments = [], []
         self.n_switches = 0
         self._point = None  # (t, y bytes) of the last switch, and the modes entered there
@@ -152,6 +201,7 @@ class ModeLoop:
         self._entered.append(mode)
 
     def _check(self, t):
+        self.budget.check(t)
         ev = self.events
         if len(ev) > self.max_events:
             raise ZenoError(f"{self.label}: more than max_events = {self.max_events} events before "

@@ -226,8 +226,10 @@ def no_progress(label, t, y, modes) -> ZenoError:
     point ``(t, y)`` without the trajectory advancing."""
     where = f"t = {t:.17g}, " if t is not None else ""
     return ZenoError(
-        f"{label + ': ' if label else ''}no progress (Zeno/chattering): the switches at {where}"
+        f"{label + ': ' if label else ''}no progress (not an accumulation of events): the "
+        f"switches at {where}"
         f"y = {np.asarray(y).tolist()} return to mode {modes[-1]!r} without the trajectory "
         f"advancing (modes {' -> '.join(modes)}); the mode decisions here contradict each "
         f"other and no mode has a consistent continuation -- check the model's fields, "
-        f"guards and sliding modes on this surface (does it lack a sliding mode?)")
+        f"guards and sliding modes on this surface (does it lack a sliding mode?), or try "
+        f"another solver")
