@@ -164,3 +164,38 @@ def slip_work(dxi, f_slip_start, f_end):
 def dissipated_work(total, elastic):
     """Dissipated increment ``Delta W^{t,irrev} = Delta W^t - Delta W^{t,rev}`` (line 53)."""
     return total - elastic
+
+
+# -- eq 18 solved for the final angle (derived from :func:`theta_relation`) ----------------
+def theta_end_solution(c2_zero: bool = False):
+    """Eq 18 (or its ``c_2 = 0`` form) solved for ``theta_end``, for ``0 < theta_t < pi``.
+
+    Derived, not restated: with ``G(x) = ln|csc x - cot x|`` eq 18 reads
+    ``G(theta_end) = G(theta_t) - K``, where ``G(theta_end) - K`` and ``G(theta_t)`` are
+    read off :func:`theta_relation`; on ``(0, pi)`` SymPy rewrites ``csc x - cot x`` as
+    ``tan(x/2)`` (checked below), so ``theta_end = 2 atan(exp(G(theta_t) - K))``.  The
+    sign rule of eq 19 is applied by the caller.
+
+    Returns
+    -------
+    sympy.Expr
+        ``theta_end`` in ``theta_t``, ``c_1`` (and ``c_2``).
+    """
+    x = sp.Symbol("x", positive=True)
+    relation = theta_relation_c2_zero(x, theta_t) if c2_zero else theta_relation(x, theta_t)
+    G_end = sp.log(sp.Abs(sp.csc(x) - sp.cot(x)))
+    rhs = sp.expand(G_end - relation)  # = G(theta_t) - K, free of x
+    if x in rhs.free_symbols:
+        raise ArithmeticError("eq 18 is not separable as G(theta_end) = G(theta_t) - K")
+    half = (sp.csc(x) - sp.cot(x) - sp.tan(x / 2)).rewrite(sp.sin).subs(x, 2 * x)
+    if sp.simplify(sp.expand_trig(half)) != 0:
+        raise ArithmeticError("csc x - cot x != tan(x/2)")
+    return 2 * sp.atan(sp.exp(rhs))
+
+
+def theta_end_numeric():
+    """NumPy functions of :func:`theta_end_solution`: ``(f(theta_t, c_1, c_2), f0(theta_t, c_1))``
+    for ``c_2 != 0`` and ``c_2 = 0``; arguments ``0 < theta_t < pi``, ``c_1 > 0``."""
+    f = sp.lambdify((theta_t, c_1, c_2), theta_end_solution(False), "numpy")
+    f0 = sp.lambdify((theta_t, c_1), theta_end_solution(True), "numpy")
+    return f, f0

@@ -1,0 +1,31 @@
+"""``kuhn-contact``: Kuhn, Suzuki & Daouadji's 3D linear-frictional contact along
+prescribed movements -- Fig 4 of the paper, the convergence of the paper's algorithm
+and of add-and-project against the exact reference, and a single-contact rigid rotation
+(the objectivity of eqs 22-23).  Tables and figures: :mod:`.kuhn_contact_figures`;
+schemes and reference: :mod:`nsfric.schemes.kuhn`.
+"""
+from __future__ import annotations
+
+from .base import Case, register_case
+
+
+@register_case
+class KuhnContactCase(Case):
+    """Kuhn, Suzuki & Daouadji's 3D linear-frictional contact under prescribed movements."""
+
+    name = "kuhn-contact"
+    reference = "Kuhn, Suzuki & Daouadji, 3D linear-frictional contact, Fig 1, eqs 7-23, Fig 4"
+    laws = ("linear-frictional",)
+    default_law = "linear-frictional"
+    t_end = 1.0
+
+    def build(self, law):
+        raise ValueError("kuhn-contact is a prescribed movement without a HybridModel; use "
+                         "nsfric.schemes.kuhn (run_kuhn, run_conventional, reference)")
+
+    def run(self, out_dir: str, progress=None) -> dict:
+        """Fig 4 (``fig4*.csv``, ``fig4.png``), ``convergence*.csv`` and ``convergence.png``,
+        ``rotation.csv``; returns ``{"written": [paths]}``."""
+        from .kuhn_contact_figures import run
+
+        return run(self, out_dir, progress)

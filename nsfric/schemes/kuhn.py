@@ -1,0 +1,437 @@
+"""Kuhn, Suzuki & Daouadji's 3D linear-frictional contact: the paper's incremental
+algorithm (Fig 1), the conventional add-and-project algorithm, and the exact continuous
+reference, all along one prescribed movement.
+
+A :class:`Movement` prescribes, for a clock ``s`` in ``[0, 1]``, the tangential
+displacement ``xi(s)`` in the pair's co-rotating tangent plane (body frame, basis
+``e1, e2``, normal ``e3``), the overlap ``zeta(s)`` (``f_n = k_n zeta``, eq 1) and the
+rigid rotation ``R(s)`` of the pair (body -> space).  Sampled in ``N`` increments it
+gives, per step, ``zeta^t``, ``zeta^{t+dt}``, ``Delta_xi`` (in the end-of-step tangent
+plane, eq 6), the end-of-step normal ``n`` and the particles' rotation increments
+``Delta_theta^p = Delta_theta^q`` (rigid pair).
+
+* :func:`kuhn_step` -- one step of Fig 1: ``alpha_o`` (eqs 7-8), ``alpha_s`` (eqs 9-15,
+  branches ``C = 0`` and ``A = 0``/eq 14), the slip direction by eq 18 solved exactly
+  (``direction="exact"``) or ODE 16 integrated (``"ode"``), eqs 20-21, projection and
+  twirl (eqs 22-23), and the work increments (lines 18, 28, 45, 51-53).  Each refinement
+  can be switched off; all off is the conventional add-and-project step.
+* :func:`run_kuhn`, :func:`run_conventional` -- ``N`` steps -> a :class:`~nsfric.solution.Solution`.
+* :func:`reference` -- the continuous law, event-driven (elastic ``df = k_t dxi``
+  inside the circle, associated slip on it, switching located by events).
+
+All formulas come from :mod:`nsfric.symbolic.kuhn` (lambdified once).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+from scipy.integrate import solve_ivp
+from scipy.spatial.transform import Rotation
+
+from ..solution import Solution
+from ..symbolic import kuhn as K
+from ..symbolic.laws import k_n as _kn, mu as _mu
+
+#: frame adjustments after the step: none, eq 22 only, eqs 22-23, exact incremental rotation
+FRAMES = ("none", "projection", "projection+twirl", "rotate")
+COLUMNS = ("f_t1", "f_t2", "f_t3", "f_t_body1", "f_t_body2", "f_t_abs", "f_n", "W_n", "W_t",
+           "W_t_rev", "W_t_irrev", "alpha_o", "alpha_s")
+
+
+# -- the paper's formulas, lambdified from nsfric.symbolic.kuhn -----------------------------
+@lru_cache(maxsize=None)
+def _formulas():
+    f = sp.Matrix(sp.symbols("f1:4", real=True))
+    d = sp.Matrix(sp.symbols("d1:4", real=True))
+    n = sp.Matrix(sp.symbols("n1:4", real=True))
+    tp, tq = sp.Matrix(sp.symbols("p1:4", real=True)), sp.Matrix(sp.symbols("q1:4", real=True))
+    fn, dz, kn, kt, mu = K.f_n, K.d_zeta, _kn, K.k_t, _mu
+    A, B, C = K.slip_coefficients(f, d, fn, dz, mu, kn, kt)
+    As, Bs, Cs = sp.symbols("A B C", real=True)
+    lam = lambda args, e: sp.lambdify(args, e, "numpy")  # noqa: E731
+    th_exact, th_exact0 = K.theta_end_numeric()
+    return {
+        "onset": lam((K.zeta_end, K.d_zeta), K.contact_onset()),
+        "ABC": lam((*f, *d, fn, dz, mu, kn, kt), [A, B, C]),
+        "eq10": lam((As, Bs, Cs), K.slip_onset(As, Bs, Cs)),
+        "eq10_c0": lam((As, Bs), K.slip_onset_at_limit(As, Bs)),
+        "eq14": lam((Bs, Cs), K.slip_onset_linear(Bs, Cs)),
+        "c1": lam((fn, kt, K.dxi_norm, mu), K.c1()),
+        "c2": lam((fn, kn, dz), K.c2()),
+        "theta_end": th_exact, "theta_end0": th_exact0,
+        "rate": lam((K.theta, K.alpha, fn, kn, dz, kt, K.dxi_norm, mu), K.theta_rate()),
+        "project": lam((*f, *n), K.project(f, n)),
+        "twirl": lam((*f, *n, *tp, *tq), K.twirl(f, n, tp, tq)),
+        "W_rev": lam((*f, *d, kt), K.elastic_work(f, d, kt)),  # (f_start, f_end)
+        "W_slip": lam((*d, *f, *n), K.slip_work(d, f, n)),  # (dxi, f_s, f_end)
+    }
+
+
+def _v(x):
+    return np.asarray(x, dtype=float).reshape(3)
+
+
+@dataclass(frozen=True)
+class KuhnContact:
+    """Stiffnesses and friction coefficient: ``k_n, k_t > 0``, ``mu > 0``; ``eps`` is the
+    relative tolerance of the ``A = 0``, ``C = 0`` and ``theta = 0`` tests (Fig 1, ``epsilon``)."""
+
+    k_n: float = 1.0
+    k_t: float = 1.0
+    mu: float = 0.5
+    eps: float = 1e-12
+
+    def __post_init__(self):
+        for name in ("k_n", "k_t", "mu", "eps"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+
+
+@dataclass
+class StepResult:
+    """One step: tangential force (3D), normal force, work increments, the fractions
+    ``alpha_o``/``alpha_s`` (NaN when not used) and the mode (``open``, ``elastic``, ``slip``)."""
+
+    f_t: np.ndarray
+    f_n: float
+    W_n: float
+    dW_t: float
+    dW_t_rev: float
+    dW_t_irrev: float
+    alpha_o: float = np.nan
+    alpha_s: float = np.nan
+    mode: str = "elastic"
+
+
+def _slip_fraction(F, f_t, dxi, f_n, dz, c, rules):
+    """``alpha_s`` of eqs 10-14 (Fig 1 lines 22-29).
+
+    At the limit (``C = 0``) the roots are 0 and ``-2B/A``.  ``rules="paper"`` takes
+    the larger (text after eq 13, line 25); ``"corrected"`` takes 0 when ``B < 0``
+    (the force leaves the circle at once: when ``A > 0`` the paper's rule then wrongly
+    reports an elastic stretch up to ``-2B/A``, e.g. a normal force shrinking faster than
+    the tangential loading), else ``-2B/A``.  A force beyond the limit at the start
+    (``C < 0``, not covered by the paper; after eq 23, which lengthens ``f`` at second
+    order) slips at once."""
+    A, B, C = (float(x) for x in F["ABC"](*f_t, *dxi, f_n, dz, c.mu, c.k_n, c.k_t))
+    scale_A = (c.mu * c.k_n * dz) ** 2 + c.k_t ** 2 * dxi @ dxi
+    if C < -c.eps * (c.mu * f_n) ** 2:
+        return 0.0  # already beyond the limit (a frame adjustment can lengthen f): slip at once
+    if abs(C) <= c.eps * (c.mu * f_n) ** 2:
+        if A == 0 or (rules == "corrected" and B < 0):
+            return 0.0
+        return float(F["eq10_c0"](A, B))
+    if abs(A) <= c.eps * scale_A:
+        return float(F["eq14"](B, C))
+    return float(F["eq10"](A, B, C))
+
+
+def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction):
+    """``theta^{t+dt}`` from ``theta^t`` at the slip limit: eq 18 solved exactly, or ODE 16
+    (with eq 17) integrated over ``alpha in [0, 1]``; sign by eq 19."""
+    if abs(theta_t) <= c.eps:
+        return theta_t  # line 34
+    if direction == "ode":
+        sol = solve_ivp(lambda a, th: F["rate"](th, a, f_n, c.k_n, dz, c.k_t, dxi_norm, c.mu),
+                        (0.0, 1.0), [abs(theta_t)], method="DOP853", rtol=1e-12, atol=1e-14)
+        return float(np.sign(theta_t) * sol.y[0, -1])
+    c1 = F["c1"](f_n, c.k_t, dxi_norm, c.mu)
+    c2 = F["c2"](f_n, c.k_n, dz)
+    th = F["theta_end0"](abs(theta_t), c1) if abs(c2) <= c.eps else F["theta_end"](abs(theta_t), c1, c2)
+    return float(np.sign(theta_t) * th)
+
+
+def _adjust(F, f, n, dtheta_p, dtheta_q, frame):
+    """Frame adjustment at the end of the step (Fig 1 lines 48-49)."""
+    if frame in ("projection", "projection+twirl"):
+        f = _v(F["project"](*f, *n))
+    if frame == "projection+twirl":
+        f = _v(F["twirl"](*f, *n, *dtheta_p, *dtheta_q))
+    return f
+
+
+def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: KuhnContact, *,
+              onset=True, partial_slip=True, direction="exact", frame="projection+twirl",
+              rules="paper"):
+    """One step of the algorithm of Fig 1 (all refinements on) or of a variant.
+
+    Parameters
+    ----------
+    f_t : (3,) tangential force at the start of the step
+    zeta_start, zeta_end : overlaps ``zeta^t``, ``zeta^{t+dt}``
+    dxi : (3,) tangential movement ``Delta_xi`` in the end-of-step tangent plane (eq 6)
+    n : (3,) unit normal at the end of the step
+    dtheta_p, dtheta_q : (3,) rotation increments of the two particles (eq 23)
+    contact : KuhnContact
+    onset : bool, fresh-contact fraction ``alpha_o`` (eqs 7-8); off: the whole movement counts
+    partial_slip : bool, elastic part before slip ``alpha_s`` (eqs 9-15, clipped to
+        ``[0, 1]``); off: slip from ``alpha = 0``
+    direction : ``"exact"`` (eq 18), ``"ode"`` (ODE 16 integrated) or ``"project"`` (add and
+        project onto the final limit, the conventional rule)
+    frame : one of :data:`FRAMES`; ``"rotate"`` turns ``f_t`` by the pair's rotation
+        increment before the step (exact rotation including twist)
+    rules : ``"paper"`` (as stated) or ``"corrected"``: ``alpha_s`` at the limit by the
+        first crossing (see :func:`_slip_fraction`) and ``theta^t`` by ``atan2`` instead of
+        ``asin`` (line 32), which folds ``|theta^t| > 90 deg`` -- a slip against part of
+        the force, possible while ``f_n`` shrinks -- onto the wrong side
+
+    Returns
+    -------
+    StepResult
+    """
+    if direction not in ("exact", "ode", "project"):
+        raise ValueError(f"direction must be 'exact', 'ode' or 'project', got {direction!r}")
+    if rules not in ("paper", "corrected"):
+        raise ValueError(f"rules must be 'paper' or 'corrected', got {rules!r}")
+    if frame not in FRAMES:
+        raise ValueError(f"frame must be one of {FRAMES}, got {frame!r}")
+    F, c = _formulas(), contact
+    f0, dxi, n = _v(f_t), _v(dxi), _v(n)
+    dtheta_p, dtheta_q = _v(dtheta_p), _v(dtheta_q)
+    if frame == "rotate":
+        f0 = Rotation.from_rotvec((dtheta_p + dtheta_q) / 2).apply(f0)
+    if zeta_end <= 0:  # lines 4-5
+        return StepResult(np.zeros(3), 0.0, 0.0, 0.0, 0.0, 0.0, mode="open")
+    dz = zeta_end - zeta_start
+    f_n_end = c.k_n * zeta_end
+    alpha_o = np.nan
+    if zeta_start <= 0:  # fresh contact, lines 10-18
+        f0 = np.zeros(3)
+        if onset:
+            alpha_o = float(F["onset"](zeta_end, dz))
+            dxi, dz = (1 - alpha_o) * dxi, (1 - alpha_o) * dz
+        f_start, f_n = f0, 0.0
+    else:
+        f_start, f_n = f0, c.k_n * zeta_start
+    f_est = f_start + c.k_t * dxi
+    limit = c.mu * f_n_end
+    if f_est @ f_est <= limit ** 2:  # elastic throughout (lines 17-18)
+        f_end, alpha_s, mode = f_est, np.nan, "elastic"
+        dW_t = float(F["W_rev"](*f_start, *f_end, c.k_t))
+    else:
+        mode = "slip"
+        if partial_slip and f_n > 0:
+            alpha_s = min(max(_slip_fraction(F, f_start, dxi, f_n, dz, c, rules), 0.0), 1.0)
+        else:
+            alpha_s = 0.0
+        f_n_s, f_s = f_n + alpha_s * c.k_n * dz, f_start + alpha_s * c.k_t * dxi  # eq 15
+        dW_el = float(F["W_rev"](*f_start, *f_s, c.k_t))  # line 28
+        dxi, dz = (1 - alpha_s) * dxi, (1 - alpha_s) * dz  # line 30
+        dxi_norm, fs_norm = np.linalg.norm(dxi), np.linalg.norm(f_s)
+        if direction == "project" or fs_norm == 0 or dxi_norm == 0:
+            f_end = f_s + c.k_t * dxi
+            f_end = limit * f_end / np.linalg.norm(f_end)
+        else:
+            m_dxi = dxi / dxi_norm
+            m_perp = np.cross(n, m_dxi)  # line 31
+            m_f = f_s / fs_norm
+            theta_t = float(np.arcsin(np.clip(m_perp @ m_f, -1, 1)) if rules == "paper"
+                            else np.arctan2(m_perp @ m_f, m_dxi @ m_f))  # line 32
+            theta_end = _final_angle(F, theta_t, f_n_s, dz, dxi_norm, c, direction)
+            f_end = limit * (np.sin(theta_end) * m_perp + np.cos(theta_end) * m_dxi)  # eqs 20-21
+        dW_t = dW_el + float(F["W_slip"](*dxi, *f_s, *f_end))  # line 45
+    f_end = _adjust(F, f_end, n, dtheta_p, dtheta_q, frame)
+    dW_rev = float(F["W_rev"](*f0, *f_end, c.k_t))  # line 52
+    return StepResult(f_end, f_n_end, f_n_end ** 2 / (2 * c.k_n), dW_t, dW_rev, dW_t - dW_rev,
+                      alpha_o, alpha_s, mode)
+
+
+def conventional_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact, *,
+                      frame="projection+twirl"):
+    """The conventional step: ``f_t + k_t Delta_xi`` projected onto the final friction
+    circle (eq 2), tangential work by the trapezoid rule; frame adjustment ``frame``."""
+    return kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact, onset=False,
+                     partial_slip=False, direction="project", frame=frame)
+
+
+# -- prescribed movements ---------------------------------------------------------------------
+@dataclass
+class Movement:
+    """A prescribed contact movement on ``s in [0, 1]`` (see the module docstring).
+
+    ``xi(s)``, ``xi_dot(s)``: (2,) body-frame tangential displacement and its rate;
+    ``zeta(s)``, ``zeta_dot(s)``: overlap and rate; ``axis``, ``angle``: the pair turns
+    rigidly by ``s * angle`` about the unit ``axis`` (space frame); ``f_t0``: (2,) initial
+    tangential force in the body frame; ``body``: (3, 3) initial body -> space rotation.
+    """
+
+    xi: object
+    xi_dot: object
+    zeta: object
+    zeta_dot: object
+    f_t0: tuple = (0.0, 0.0)
+    axis: tuple = (1.0, 0.0, 0.0)
+    angle: float = 0.0
+    body: np.ndarray = field(default_factory=lambda: np.eye(3))
+
+    def R(self, s):
+        """Body -> space rotation at ``s``."""
+        return Rotation.from_rotvec(s * self.angle * _v(self.axis)).as_matrix() @ self.body
+
+    @classmethod
+    def straight(cls, dxi, zeta0=1.0, dzeta=0.0, f_t0=(0.0, 0.0), **kw):
+        """``xi = s dxi``, ``zeta = zeta0 + s dzeta`` (eq 4 over the whole movement)."""
+        d = np.asarray(dxi, float)
+        return cls(lambda s: s * d, lambda s: d, lambda s: zeta0 + s * dzeta, lambda s: dzeta,
+                   tuple(f_t0), **kw)
+
+    @classmethod
+    def circle(cls, radius, zeta0=1.0, dzeta=0.0, turns=1.0, f_t0=(0.0, 0.0), **kw):
+        """``xi = radius (cos 2 pi turns s - 1, sin 2 pi turns s)``, linear overlap."""
+        w = 2 * np.pi * turns
+        return cls(lambda s: radius * np.array([np.cos(w * s) - 1, np.sin(w * s)]),
+                   lambda s: radius * w * np.array([-np.sin(w * s), np.cos(w * s)]),
+                   lambda s: zeta0 + s * dzeta, lambda s: dzeta, tuple(f_t0), **kw)
+
+
+class _Track:
+    """The minimal model a :class:`Solution` of a prescribed contact needs: named
+    columns as states, no derived quantities."""
+
+    def __init__(self, name):
+        self.name = name
+        self.state_names = list(COLUMNS)
+        self.states = self.state_names
+        self.output_names = []
+
+    def derived(self):
+        return self
+
+    def outputs(self, mode):
+        return [], lambda Y, p: []
+
+    def param_vector(self, params):
+        return []
+
+
+def _solution(rows, modes, s, scheme, contact, N):
+    Y = np.array(rows, dtype=float).T
+    return Solution.from_steps(_Track(f"kuhn-contact ({scheme})"), vars(contact), s, Y, modes,
+                               scheme=scheme, dt=None if N is None else 1.0 / N, t_span=(0.0, 1.0),
+                               case="kuhn-contact")
+
+
+def _row(R, f, f_n, W, a_o=np.nan, a_s=np.nan):
+    body = R.T @ f
+    return [*f, body[0], body[1], np.linalg.norm(f), f_n, *W, a_o, a_s]
+
+
+def run_steps(movement: Movement, contact: KuhnContact, N: int, step=kuhn_step, **options):
+    """``N`` increments of ``movement`` through ``step`` (default :func:`kuhn_step`).
+
+    Returns
+    -------
+    Solution
+        Rows at ``s_k = k/N`` with the columns :data:`COLUMNS` (works cumulative:
+        ``W_n`` the stored normal energy, ``W_t = W_t_rev + W_t_irrev``).
+    """
+    if not (isinstance(N, (int, np.integer)) and N >= 1):
+        raise ValueError(f"N must be an integer >= 1, got {N!r}")
+    s = np.linspace(0.0, 1.0, N + 1)
+    R0 = movement.R(0.0)
+    f = R0 @ np.array([*movement.f_t0, 0.0])
+    z0 = movement.zeta(0.0)
+    W = np.zeros(4)  # W_n, W_t, W_t_rev, W_t_irrev
+    W[0] = contact.k_n * max(z0, 0) ** 2 / 2
+    rows, modes = [_row(R0, f, contact.k_n * max(z0, 0), W)], ["start"]
+    for k in range(N):
+        Ra, Rb = movement.R(s[k]), movement.R(s[k + 1])
+        dth = Rotation.from_matrix(Rb @ Ra.T).as_rotvec()
+        dxi = Rb @ np.array([*(movement.xi(s[k + 1]) - movement.xi(s[k])), 0.0])
+        r = step(f, movement.zeta(s[k]), movement.zeta(s[k + 1]), dxi, Rb[:, 2], dth, dth, contact,
+                 **options)
+        f = r.f_t
+        W += [r.W_n - W[0], r.dW_t, r.dW_t_rev, r.dW_t_irrev]
+        rows.append(_row(Rb, f, r.f_n, W, r.alpha_o, r.alpha_s))
+        modes.append(r.mode)
+    name = options.get("direction", "exact") if step is kuhn_step else "conventional"
+    return _solution(rows, modes, s, f"kuhn-{name}" if name != "conventional" else name, contact, N)
+
+
+def run_kuhn(movement, contact, N, **options):
+    """The paper's algorithm (Fig 1) in ``N`` steps; ``options`` as :func:`kuhn_step`."""
+    return run_steps(movement, contact, N, kuhn_step, **options)
+
+
+def run_conventional(movement, contact, N, frame="projection+twirl"):
+    """The conventional add-and-project algorithm in ``N`` steps."""
+    return run_steps(movement, contact, N, conventional_step, frame=frame)
+
+
+# -- the continuous law, event-driven ---------------------------------------------------------
+def reference(movement: Movement, contact: KuhnContact, s_eval=None, rtol=1e-12, atol=1e-14,
+              max_events=1000):
+    """The exact response to ``movement`` (body frame; the rotation does not enter).
+
+    Elastic ``df = k_t dxi`` while ``|f| < mu f_n``; on the circle, associated slip
+    ``df = k_t dxi - lambda m`` with ``m = f/|f|`` and slip rate ``k_t lambda =
+    k_t xi'.m - mu f_n'`` while it is positive.  Switches are located by events:
+    elastic -> slip when ``|f| = mu f_n``, slip -> elastic when the slip rate vanishes.
+    Work: ``W_t' = f . xi'``, ``W_t_irrev' = mu f_n lambda``, ``W_t_rev =
+    (|f|^2 - |f_0|^2)/(2 k_t)`` (so ``W_t - W_t_rev - W_t_irrev`` measures the solve).
+    Requires ``zeta > 0`` throughout.
+    """
+    c, mv = contact, movement
+    s_eval = np.linspace(0, 1, 201) if s_eval is None else np.asarray(s_eval, float)
+    fn = lambda s: c.k_n * mv.zeta(s)  # noqa: E731
+    fn_dot = lambda s: c.k_n * mv.zeta_dot(s)  # noqa: E731
+    if min(mv.zeta(x) for x in s_eval) <= 0:
+        raise ValueError("reference: the overlap zeta(s) must stay > 0")
+
+    def slip_rate(s, f):
+        m = f / np.linalg.norm(f)
+        return c.k_t * mv.xi_dot(s) @ m - c.mu * fn_dot(s)
+
+    def rhs(mode):
+        def g(s, y):
+            f, xd = y[:2], mv.xi_dot(s)
+            df = c.k_t * xd
+            diss = 0.0
+            if mode == "slip":
+                lam = slip_rate(s, f) / c.k_t
+                df = df - c.k_t * lam * f / np.linalg.norm(f)
+                diss = c.mu * fn(s) * lam
+            return [df[0], df[1], f @ xd, diss]
+        return g
+
+    def reach(s, y):
+        return np.linalg.norm(y[:2]) - c.mu * fn(s)
+    reach.terminal, reach.direction = True, 1
+
+    def leave(s, y):
+        return slip_rate(s, y[:2])
+    leave.terminal, leave.direction = True, -1
+
+    def mode_at(s, f):
+        on = np.linalg.norm(f) >= c.mu * fn(s) * (1 - 1e-9) and np.linalg.norm(f) > 0
+        return "slip" if on and slip_rate(s, f) >= -1e-9 * c.k_t * np.linalg.norm(mv.xi_dot(s)) else "elastic"
+
+    y = np.array([*mv.f_t0, 0.0, 0.0])
+    s0, segs, events = 0.0, [], 0
+    while s0 < 1.0:
+        mode = mode_at(s0, y[:2])
+        if mode == "slip":
+            y[:2] *= c.mu * fn(s0) / np.linalg.norm(y[:2])
+        sol = solve_ivp(rhs(mode), (s0, 1.0), y, method="DOP853", rtol=rtol, atol=atol,
+                        dense_output=True, events=[leave] if mode == "slip" else [reach])
+        s1 = float(sol.t[-1])
+        segs.append((s0, s1, sol.sol, mode))
+        y, s0 = sol.y[:, -1].copy(), s1
+        events += 1
+        if events > max_events:
+            raise RuntimeError(f"reference: more than {max_events} elastic/slip switches")
+    rows, modes = [], []
+    for s in s_eval:
+        a, b, dense, mode = next(sg for sg in segs if sg[0] <= s <= sg[1])
+        f2, Wt, Wirr = dense(s)[:2], dense(s)[2], dense(s)[3]
+        f3 = mv.R(s) @ np.array([*f2, 0.0])
+        Wrev = (f2 @ f2 - np.dot(mv.f_t0, mv.f_t0)) / (2 * c.k_t)
+        rows.append(_row(mv.R(s), f3, fn(s), [fn(s) ** 2 / (2 * c.k_n), Wt, Wrev, Wirr]))
+        modes.append(mode)
+    sol = _solution(rows, modes, s_eval, "kuhn-reference", contact, None)
+    sol.summary["switches"] = len(segs) - 1
+    sol.summary["switch_at"] = [sg[1] for sg in segs[:-1]]
+    return sol
