@@ -3,7 +3,7 @@ add-and-project algorithm measured against the exact references (eq 18 in closed
 and the event-driven continuous law)."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from scipy.spatial.transform import Rotation
 
 from nsfric.schemes.kuhn import (FRAMES, KuhnContact, Movement, kuhn_step, reference, run_conventional,
@@ -88,6 +88,7 @@ def random_state(g):
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 31))
+@example(720)  # starts on the limit, elastic first: the reference once found the root at its start
 def test_straight_increment_exact(seed):
     """Any straight increment with f_n linear in the step (growing or shrinking): one step
     of Fig 1 (corrected rules) equals the continuous law to 1e-9; alpha_s (when used) is
@@ -180,7 +181,7 @@ def test_rigid_rotation_objectivity():
     exact = mv.R(1.0) @ np.array([0.3, 0.2, 0.0])
     err = {}
     for frame in FRAMES:
-        for N in (1000, 2000):
+        for N in ((1000, 2000) if frame == "projection+twirl" else (1000,)):
             sol = run_kuhn(mv, C, N, frame=frame)
             f = np.array([sol[f"f_t{i}"][-1] for i in (1, 2, 3)])
             err[frame, N] = np.linalg.norm(f - exact) / np.linalg.norm(exact)

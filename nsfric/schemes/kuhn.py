@@ -415,8 +415,11 @@ def reference(movement: Movement, contact: KuhnContact, s_eval=None, rtol=1e-12,
         mode = mode_at(s0, y[:2])
         if mode == "slip":
             y[:2] *= c.mu * fn(s0) / np.linalg.norm(y[:2])
+        # a small first step: a segment starting on its switching surface (elastic from the
+        # limit) must not see the root at its own start inside a long first step
         sol = solve_ivp(rhs(mode), (s0, 1.0), y, method="DOP853", rtol=rtol, atol=atol,
-                        dense_output=True, events=[leave] if mode == "slip" else [reach])
+                        dense_output=True, events=[leave] if mode == "slip" else [reach],
+                        first_step=min(1e-9, 1.0 - s0))
         s1 = float(sol.t[-1])
         segs.append((s0, s1, sol.sol, mode))
         y, s0 = sol.y[:, -1].copy(), s1
