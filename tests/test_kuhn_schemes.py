@@ -3,11 +3,19 @@ add-and-project algorithm measured against the exact references (eq 18 in closed
 and the event-driven continuous law)."""
 import numpy as np
 import pytest
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
-from nsfric.schemes.kuhn import (FRAMES, KuhnContact, Movement, kuhn_step, reference, run_conventional,
-                                 run_kuhn)
+from nsfric.schemes.kuhn import (
+    FRAMES,
+    KuhnContact,
+    Movement,
+    kuhn_step,
+    reference,
+    run_conventional,
+    run_kuhn,
+)
 from nsfric.symbolic import kuhn as K
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
@@ -44,8 +52,8 @@ def test_eq18_solves_ode16():
     """theta(alpha) from eq 18 over [0, alpha] (c_1, c_2 of the sub-step) satisfies ODE 16."""
     f, _ = K.theta_end_numeric()
     fn, dz, dxi, th0 = 0.7, 0.4, 1.3, 1.1
-    rate = lambda a: -C.k_t * dxi * np.sin(theta(a)) / (C.mu * (fn + a * C.k_n * dz))  # noqa: E731
-    theta = lambda a: f(th0, C.mu * fn / (C.k_t * a * dxi), C.k_n * a * dz / fn)  # noqa: E731
+    rate = lambda a: -C.k_t * dxi * np.sin(theta(a)) / (C.mu * (fn + a * C.k_n * dz))
+    theta = lambda a: f(th0, C.mu * fn / (C.k_t * a * dxi), C.k_n * a * dz / fn)
     for a in (0.2, 0.5, 0.9):
         h = 1e-5
         assert abs((theta(a + h) - theta(a - h)) / (2 * h) - rate(a)) < 1e-7

@@ -13,7 +13,14 @@ import os
 
 import numpy as np
 
-from ..schemes.kuhn import FRAMES, KuhnContact, Movement, reference, run_conventional, run_kuhn
+from ..schemes.kuhn import (
+    FRAMES,
+    KuhnContact,
+    Movement,
+    reference,
+    run_conventional,
+    run_kuhn,
+)
 from ..symbolic import kuhn as K
 
 #: unit contact (k_n = k_t = 1, mu = 0.5, f_n = 1 at the start)
@@ -121,7 +128,7 @@ def refinements_table(n_states=60, Ns=(64, 128, 256, 512), c=CONTACT, seed=3):
             refs.append((mv, reference(mv, c, s_eval=[0.0, 1.0]), fn0))
     circle = circle_movement(0.3, 0.0)
     ref = reference(circle, c, s_eval=[0.0, 1.0])
-    body = lambda sol: np.array([sol["f_t_body1"][-1], sol["f_t_body2"][-1]])  # noqa: E731
+    body = lambda sol: np.array([sol["f_t_body1"][-1], sol["f_t_body2"][-1]])
     cols = {k: [] for k in ("variant", "force_order", "work_order", "force_error_N64", "straight_max_error")}
     for name, opts in VARIANTS.items():
         ef, ew = [], []
