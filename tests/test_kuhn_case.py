@@ -81,3 +81,17 @@ def test_rotation_table(out):
     err = dict(zip(cols["frame"], np.asarray(cols["force_error"], float)))
     assert err["none"] > 0.5 and err["projection"] > 0.1
     assert 1e-5 < err["projection+twirl"] < 2e-3 and err["rotate"] < 1e-12
+
+
+def test_refinements_table(out):
+    """Refinements switched off one at a time: only all of them make a straight
+    increment exact (fresh contacts included); the direction change (eqs 16-21) is what
+    lifts the order along the circle from 1 to 2."""
+    cols = read_csv(os.path.join(out, "refinements.csv"))
+    row = {v: i for i, v in enumerate(cols["variant"])}
+    straight, order = cols["straight_max_error"], cols["force_order"]
+    assert straight[row["all refinements"]] < 1e-9
+    assert all(straight[i] > 1e-3 for v, i in row.items() if v != "all refinements")
+    assert abs(order[row["all refinements"]] - 2) < 0.1 and abs(order[row["no partial slip (eqs 9-15)"]] - 2) < 0.1
+    assert abs(order[row["no direction change (eqs 16-21)"]] - 1) < 0.1
+    assert abs(order[row["none (add and project)"]] - 1) < 0.1

@@ -3,11 +3,19 @@ add-and-project algorithm measured against the exact references (eq 18 in closed
 and the event-driven continuous law)."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
-from nsfric.schemes.kuhn import (FRAMES, KuhnContact, Movement, kuhn_step, reference, run_conventional,
-                                 run_kuhn)
+from nsfric.schemes.kuhn import (
+    FRAMES,
+    KuhnContact,
+    Movement,
+    kuhn_step,
+    reference,
+    run_conventional,
+    run_kuhn,
+)
 from nsfric.symbolic import kuhn as K
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
@@ -44,8 +52,8 @@ def test_eq18_solves_ode16():
     """theta(alpha) from eq 18 over [0, alpha] (c_1, c_2 of the sub-step) satisfies ODE 16."""
     f, _ = K.theta_end_numeric()
     fn, dz, dxi, th0 = 0.7, 0.4, 1.3, 1.1
-    rate = lambda a: -C.k_t * dxi * np.sin(theta(a)) / (C.mu * (fn + a * C.k_n * dz))  # noqa: E731
-    theta = lambda a: f(th0, C.mu * fn / (C.k_t * a * dxi), C.k_n * a * dz / fn)  # noqa: E731
+    rate = lambda a: -C.k_t * dxi * np.sin(theta(a)) / (C.mu * (fn + a * C.k_n * dz))
+    theta = lambda a: f(th0, C.mu * fn / (C.k_t * a * dxi), C.k_n * a * dz / fn)
     for a in (0.2, 0.5, 0.9):
         h = 1e-5
         assert abs((theta(a + h) - theta(a - h)) / (2 * h) - rate(a)) < 1e-7
@@ -88,6 +96,7 @@ def random_state(g):
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2 ** 31))
+@example(720)  # starts on the limit, elastic first: the reference once found the root at its start
 def test_straight_increment_exact(seed):
     """Any straight increment with f_n linear in the step (growing or shrinking): one step
     of Fig 1 (corrected rules) equals the continuous law to 1e-9; alpha_s (when used) is
@@ -180,7 +189,7 @@ def test_rigid_rotation_objectivity():
     exact = mv.R(1.0) @ np.array([0.3, 0.2, 0.0])
     err = {}
     for frame in FRAMES:
-        for N in (1000, 2000):
+        for N in ((1000, 2000) if frame == "projection+twirl" else (1000,)):
             sol = run_kuhn(mv, C, N, frame=frame)
             f = np.array([sol[f"f_t{i}"][-1] for i in (1, 2, 3)])
             err[frame, N] = np.linalg.norm(f - exact) / np.linalg.norm(exact)

@@ -13,7 +13,14 @@ import os
 
 import numpy as np
 
-from ..schemes.kuhn import FRAMES, KuhnContact, Movement, reference, run_conventional, run_kuhn
+from ..schemes.kuhn import (
+    FRAMES,
+    KuhnContact,
+    Movement,
+    reference,
+    run_conventional,
+    run_kuhn,
+)
 from ..symbolic import kuhn as K
 
 #: unit contact (k_n = k_t = 1, mu = 0.5, f_n = 1 at the start)
@@ -87,6 +94,55 @@ def convergence_table(movement, Ns=NS, c=CONTACT, frame="projection+twirl", rota
         for q, e in (("force", ef), ("work", ew)):
             orders[f"{q}_{name}"] = float(-np.polyfit(np.log(Ns[-4:]), np.log(e[-4:]), 1)[0])
     return cols, orders
+
+
+#: the paper's algorithm with refinements switched off (options of ``kuhn_step``)
+VARIANTS = {"all refinements": {}, "no onset (eqs 7-8)": {"onset": False},
+            "no partial slip (eqs 9-15)": {"partial_slip": False},
+            "no direction change (eqs 16-21)": {"direction": "project"},
+            "none (add and project)": {"onset": False, "partial_slip": False, "direction": "project"}}
+
+
+def refinements_table(n_states=60, Ns=(64, 128, 256, 512), c=CONTACT, seed=3):
+    """Each variant of :data:`VARIANTS`: observed orders (force, ``W_t``) and force error at
+    the smallest ``N`` along the circle (f_n +30 %), and the largest one-step error
+    (relative to ``mu f_n``) over ``n_states`` random straight increments from a fresh
+    contact or from a force inside or on the circle, f_n changing by up to +-40 %."""
+    g = np.random.default_rng(seed)
+    states = []
+    for _ in range(n_states):
+        fn0 = g.uniform(0.5, 2)
+        r, phi = c.mu * fn0 * (1.0 if g.random() < 0.3 else g.uniform(0, 1)), g.uniform(0, 2 * np.pi)
+        fresh = g.random() < 0.2
+        states.append((fn0, (0.0, 0.0) if fresh else (r * np.cos(phi), r * np.sin(phi)),
+                       g.normal(size=2) * g.uniform(0.1, 3), g.uniform(-0.4, 0.4) * fn0, fresh))
+    refs = []
+    for fn0, f0, dxi, dz, fresh in states:
+        z0 = fn0 / c.k_n
+        mv = Movement.straight(dxi, zeta0=z0, dzeta=dz, f_t0=f0)
+        if fresh:  # touches at alpha_o = 1/2: the reference starts there with half the movement
+            mv0 = Movement.straight(dxi / 2, zeta0=1e-13, dzeta=z0 + dz)
+            mv = Movement.straight(dxi, zeta0=-(z0 + dz), dzeta=2 * (z0 + dz))
+            refs.append((mv, reference(mv0, c, s_eval=[0.0, 1.0]), fn0))
+        else:
+            refs.append((mv, reference(mv, c, s_eval=[0.0, 1.0]), fn0))
+    circle = circle_movement(0.3, 0.0)
+    ref = reference(circle, c, s_eval=[0.0, 1.0])
+    body = lambda sol: np.array([sol["f_t_body1"][-1], sol["f_t_body2"][-1]])
+    cols = {k: [] for k in ("variant", "force_order", "work_order", "force_error_N64", "straight_max_error")}
+    for name, opts in VARIANTS.items():
+        ef, ew = [], []
+        for N in Ns:
+            sol = run_kuhn(circle, c, N, **opts)
+            ef.append(np.linalg.norm(body(sol) - body(ref)))
+            ew.append(abs(sol["W_t"][-1] - ref["W_t"][-1]))
+        straight = max(np.linalg.norm(body(run_kuhn(mv, c, 1, rules="corrected", **opts)) - body(r)) / (c.mu * fn0)
+                       for mv, r, fn0 in refs)
+        for k, v in (("variant", name), ("force_order", -np.polyfit(np.log(Ns), np.log(ef), 1)[0]),
+                     ("work_order", -np.polyfit(np.log(Ns), np.log(ew), 1)[0]),
+                     ("force_error_N64", ef[0]), ("straight_max_error", straight)):
+            cols[k].append(v)
+    return cols
 
 
 def rotation_table(N=1000, c=CONTACT):
@@ -165,6 +221,11 @@ def run(case, out_dir: str, progress=None) -> dict:
     axes[0, 0].set_ylabel("error at the end (force |.|, work W_t)")
     written.append(save(fig, os.path.join(out_dir, "convergence.png")))
 
+    if progress:
+        progress(f"{case.name}: refinements one at a time")
+    path = os.path.join(out_dir, "refinements.csv")
+    written += [path, write_csv_with_sidecar(path, refinements_table(), {**meta, "circle": "f_n +30 %",
+                                                                        "straight_rules": "corrected"})]
     if progress:
         progress(f"{case.name}: rigid rotation")
     path = os.path.join(out_dir, "rotation.csv")
