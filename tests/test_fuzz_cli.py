@@ -218,6 +218,12 @@ def _forked(argv, cwd):
                 os.close(h)
             sys.stdout = open(1, "w", closefd=False)
             sys.stderr = open(2, "w", closefd=False)
+            import importlib
+            import warnings
+
+            importlib.reload(warnings)  # leave pytest's warning capture: print as python would
+            warnings.resetwarnings()
+            warnings.simplefilter("default")
             try:
                 rc = main(argv)
             except SystemExit as e:
