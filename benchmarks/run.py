@@ -1,16 +1,38 @@
 """nsfric benchmark suite: speed as ratios against baselines run in the same process.
 
-    python benchmarks/run.py
+    python benchmarks/run.py [--quick] [--repeat N] [--out benchmarks/results.md]
 
 1. Generated right-hand side (lambdify + CSE, numpy and math backends) against a
    hand-written NumPy right-hand side of the same C-SDS law.
-2. The exact event-driven reference of the dry-friction oscillator against the
-   common alternative, a regularised law ``F = -mu F_N tanh(v/eps)`` on a stiff
-   solver (Radau), compared at equal error against the closed form.
-Timings are best-of-N wall times; only their ratios are meaningful.
+2. The dry-friction oscillator (Krengel & Matuttis §3: x0 = 2.1, t_end = 10) at EQUAL
+   error against its closed form (the ``analytic`` solver), as work-precision curves:
+
+   * nsfric's exact ``filippov`` reference at several tolerances;
+   * (a) a hand-written ``solve_ivp`` event loop (DOP853, terminal event on v = 0, the
+     stick test ``|k x| <= mu F_N``, the sign of the friction chosen by hand);
+   * (b) a tanh-regularised Coulomb law ``F = -mu F_N tanh(v/eps)`` on LSODA and on
+     Radau at several widths ``eps`` (the error is set by ``eps``).
+
+   Each time is the median of ``--repeat`` warm runs (at least 3; fewer than
+   ``--repeat`` where one run takes more than 2 s / ``--repeat``) (after one call that generates
+   and compiles the code); the cold time (first call in a fresh process, code
+   generation included, imports excluded) is measured in a subprocess.  A baseline's
+   time at nsfric's error is interpolated in log-log on its work-precision curve; the
+   ratio nsfric / baseline is reported there (``-`` where the baseline does not reach
+   that error).
+3. A profile (cProfile) of the warm exact reference at its default tolerance.
+
+Only the ratios are meaningful (the machine may be shared).
 """
 from __future__ import annotations
 
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -19,17 +41,23 @@ from scipy.integrate import solve_ivp
 import nsfric
 from nsfric.symbolic.derive import DerivedModel, derive, param_vector
 
+CASE = "dry-oscillator"
+FILIPPOV_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
+HAND_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
+TANH_EPS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
 
-def best_of(fn, n=5):
-    best = np.inf
+
+def median_time(fn, n):
+    ts = []
     for _ in range(n):
         t = time.perf_counter()
         fn()
-        best = min(best, time.perf_counter() - t)
-    return best
+        ts.append(time.perf_counter() - t)
+    return float(np.median(ts))
 
 
-def bench_rhs(calls=20000):
+# -- 1. right-hand side --------------------------------------------------------------
+def bench_rhs(calls, n):
     case = nsfric.get_case("sliding-plates")
     model = case.model("c-sds")
     p = tuple(param_vector(model, model.bind()).tolist())  # as the solvers pass it
@@ -43,50 +71,243 @@ def bench_rhs(calls=20000):
     f_np = derive(model).rhs("slip-")
     f_math = DerivedModel(model, backend="math").rhs("slip-")
     assert np.allclose(f_np(y, p), hand(y)) and np.allclose(f_math(y, p), hand(y))
-    base = best_of(lambda: [hand(y) for _ in range(calls)])
+    base = median_time(lambda: [hand(y) for _ in range(calls)], n)
     rows = [("hand-written numpy rhs (baseline)", base, 1.0)]
     for name, f in (("generated rhs, numpy backend", f_np), ("generated rhs, math backend", f_math)):
-        t = best_of(lambda: [f(y, p) for _ in range(calls)])
+        t = median_time(lambda: [f(y, p) for _ in range(calls)], n)
         rows.append((name, t, t / base))
     return rows
 
 
-def bench_exact_vs_regularised():
-    case = nsfric.get_case("dry-oscillator")
+# -- 2. the dry oscillator: runners returning x on the grid ---------------------------------
+def setup():
+    case = nsfric.get_case(CASE)
     prob = case.problem()
-    pv = prob.params
-    exact = case.reference_solution(solver="analytic", samples=2001)
-    t = exact.t
-    x_ref = exact["x"]
+    t = np.linspace(0.0, 10.0, 2001)
+    exact = case.reference_solution(solver="analytic")
+    return case, prob, t, exact(t)[0]
+
+
+def filippov_runner(case, t, rtol):
+    return lambda: case.reference_solution(solver="filippov", rtol=rtol, atol=rtol * 1e-2)(t)[0]
+
+
+def hand_loop_runner(prob, t, rtol):
+    """The hand-written event loop a newcomer writes: DOP853 per half cycle, stop at
+    v = 0, stick if the spring cannot overcome static friction."""
+    P = prob.params
+    m, k, muFN = P["m"], P["k"], P["mu"] * P["F_N"]
+
+    def v_zero(_, y):
+        return y[1]
+    v_zero.terminal = True
+
+    def run():
+        t0, y = 0.0, np.array(prob.y0, float)
+        parts = []
+        while t0 < 10.0:
+            if abs(y[1]) == 0.0 and abs(k * y[0]) <= muFN:  # sticks for good
+                parts.append((t0, 10.0, None, y.copy()))
+                break
+            s = -np.sign(k * y[0]) if y[1] == 0.0 else np.sign(y[1])  # direction of motion
+            fun = lambda _, z, s=s: [z[1], (-k * z[0] - muFN * s) / m]
+            v_zero.direction = -s
+            sol = solve_ivp(fun, (t0, 10.0), y, method="DOP853", rtol=rtol, atol=rtol * 1e-2,
+                            events=v_zero, dense_output=True)
+            parts.append((t0, sol.t[-1], sol.sol, None))
+            if sol.status != 1:
+                break
+            t0, y = sol.t_events[0][0], sol.y_events[0][0].copy()
+            y[1] = 0.0
+        x = np.empty_like(t)
+        for a, b, f, y_stick in parts:
+            sel = (t >= a) & (t <= b)
+            x[sel] = y_stick[0] if f is None else f(t[sel])[0]
+        return x
+    return run
+
+
+def tanh_runner(prob, t, eps, method):
+    P = prob.params
+    m, k, muFN = P["m"], P["k"], P["mu"] * P["F_N"]
+
+    def fun(_, y):
+        return [y[1], (-k * y[0] - muFN * np.tanh(y[1] / eps)) / m]
+
+    def jac(_, y):
+        s = 1 / np.cosh(y[1] / eps) ** 2
+        return [[0, 1], [-k / m, -muFN * s / (eps * m)]]
+
+    # tolerances well below the regularisation error, so eps sets the error
+    rtol = max(1e-12, min(1e-6, eps * 1e-4))
+    return lambda: solve_ivp(fun, (0, 10), prob.y0, method=method, jac=jac, rtol=rtol,
+                             atol=rtol * 1e-2, t_eval=t).y[0]
+
+
+def curves(repeat):
+    """Work-precision points ``{name: [(error, warm time), ...]}`` of every runner."""
+    case, prob, t, x_ref = setup()
+    runners = {"nsfric filippov": [(r, filippov_runner(case, t, r)) for r in FILIPPOV_RTOL],
+               "hand-written event loop": [(r, hand_loop_runner(prob, t, r)) for r in HAND_RTOL],
+               "tanh law on LSODA": [(e, tanh_runner(prob, t, e, "LSODA")) for e in TANH_EPS],
+               "tanh law on Radau": [(e, tanh_runner(prob, t, e, "Radau")) for e in TANH_EPS]}
+    out = {}
+    for name, pts in runners.items():
+        out[name] = []
+        for knob, run in pts:
+            t0 = time.perf_counter()
+            err = float(np.max(np.abs(run() - x_ref)))  # the first call also warms up
+            first = time.perf_counter() - t0
+            n = max(3, min(repeat, int(2.0 / max(first, 1e-9))))  # slow baselines: fewer repeats
+            out[name].append({"knob": knob, "error": err, "time": median_time(run, n), "repeats": n})
+    return out
+
+
+COLD_SNIPPET = """
+import json, sys, time
+sys.path.insert(0, {here!r})
+import run as B
+case, prob, t, x_ref = B.setup()
+which, knob = sys.argv[1], float(sys.argv[2])
+make = {{"nsfric filippov": lambda: B.filippov_runner(B.nsfric.get_case(B.CASE), t, knob),
+        "hand-written event loop": lambda: B.hand_loop_runner(prob, t, knob),
+        "tanh law on LSODA": lambda: B.tanh_runner(prob, t, knob, "LSODA"),
+        "tanh law on Radau": lambda: B.tanh_runner(prob, t, knob, "Radau")}}[which]
+t0 = time.perf_counter(); make()(); print(json.dumps(time.perf_counter() - t0))
+"""
+
+
+def cold_time(which, knob):
+    """First call in a fresh process (imports and the analytic closed form excluded;
+    nsfric's symbolic derivation and code generation included)."""
+    import os
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", COLD_SNIPPET.format(here=here), which, repr(knob)],
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def time_at(points, err):
+    """Log-log interpolation of a work-precision curve: time at error ``err`` (None
+    outside the errors the curve reaches)."""
+    pts = sorted((p["error"], p["time"]) for p in points if p["error"] > 0)
+    e = np.log([p[0] for p in pts])
+    tt = np.log([p[1] for p in pts])
+    le = np.log(err)
+    if le < e[0] or le > e[-1]:
+        return None
+    return float(np.exp(np.interp(le, e, tt)))
+
+
+def ratios(data):
     rows = []
-    t_filippov = best_of(lambda: case.reference_solution(solver="filippov", samples=2001), 3)
-    err_f = np.max(np.abs(case.reference_solution(solver="filippov", samples=2001)(t)[0] - exact(t)[0]))
-    rows.append(("exact Filippov (DOP853, rtol 1e-12)", t_filippov, err_f, 1.0))
-    m, k, mu, F_N = pv["m"], pv["k"], pv["mu"], pv["F_N"]
-    for eps in (1e-2, 1e-3, 1e-4):
-        def fun(_, y):
-            return [y[1], (-k * y[0] - mu * F_N * np.tanh(y[1] / eps)) / m]
-
-        def jac(_, y):
-            s = 1 / np.cosh(y[1] / eps) ** 2
-            return [[0, 1], [-k / m, -mu * F_N * s / (eps * m)]]
-
-        run = lambda: solve_ivp(fun, (0, 10), prob.y0, method="Radau", jac=jac, rtol=1e-10,
-                                atol=1e-12, dense_output=True)
-        tt = best_of(run, 3)
-        sol = run()
-        err = np.max(np.abs(sol.sol(t)[0] - x_ref))
-        rows.append((f"tanh-regularised eps={eps:g} (Radau, rtol 1e-10)", tt, err, tt / t_filippov))
+    for p in data["nsfric filippov"]:
+        row = {"rtol": p["knob"], "error": p["error"], "time": p["time"]}
+        for name in ("hand-written event loop", "tanh law on LSODA", "tanh law on Radau"):
+            tb = time_at(data[name], p["error"])
+            row[name] = None if tb is None else p["time"] / tb
+        rows.append(row)
     return rows
 
 
-def main():
-    print("1. right-hand side evaluation, C-SDS slip branch (time ratio to the hand-written baseline)")
-    for name, t, r in bench_rhs():
-        print(f"   {name:40s} {t:8.4f} s   ratio {r:5.2f}")
-    print("2. dry-friction oscillator on [0, 10]: error in x against the closed form, time ratio to exact")
-    for name, t, err, r in bench_exact_vs_regularised():
-        print(f"   {name:48s} {t:7.3f} s   max error {err:8.1e}   ratio {r:6.2f}")
+def reverse_ratios(data):
+    """At each baseline point: nsfric's time interpolated at the baseline's error /
+    the baseline's time (covers the errors only the baselines' knobs hit)."""
+    rows = []
+    for name, pts in data.items():
+        if name == "nsfric filippov":
+            continue
+        for p in pts:
+            tn = time_at(data["nsfric filippov"], p["error"])
+            rows.append({"baseline": name, "knob": p["knob"], "error": p["error"], "time": p["time"],
+                         "ratio": None if tn is None else tn / p["time"]})
+    return rows
+
+
+def profile(top):
+    case = nsfric.get_case(CASE)
+    case.reference_solution()
+    pr = cProfile.Profile()
+    pr.enable()
+    for _ in range(20):
+        case.reference_solution()
+    pr.disable()
+    st = pstats.Stats(pr)
+    total = st.total_tt
+    items = sorted(st.stats.items(), key=lambda kv: -kv[1][3])  # cumulative
+    rows = []
+    for (file, line, fn), (_, nc, tt, ct, _) in items:
+        if fn in ("<module>", "<lambda>") and "nsfric" not in file:
+            continue
+        short = file.split("site-packages/")[-1].split("w2-perf/")[-1]
+        rows.append((f"{short}:{line}({fn})", nc // 20, ct / total))
+        if len(rows) >= top:
+            break
+    return rows
+
+
+def fmt(x, spec):
+    return "-" if x is None else format(x, spec)
+
+
+def report(rhs, data, cold, rows, reverse, prof, label):
+    lines = [f"# nsfric benchmarks ({label})", "",
+             "Times are medians of repeated warm runs in one process; ratios nsfric / baseline at",
+             "nsfric's error, interpolated on the baseline's work-precision curve (`-`: the",
+             "baseline does not reach that error).", "",
+             "## Right-hand side (C-SDS slip branch)", "", "| | time [s] | ratio |", "|---|---|---|"]
+    lines += [f"| {n} | {t:.4f} | {r:.2f} |" for n, t, r in rhs]
+    lines += ["", "## Dry oscillator (x0 = 2.1, t_end = 10), work-precision", "",
+              "| runner | knob | max error in x | warm time [ms] | cold time [ms] |", "|---|---|---|---|---|"]
+    for name, pts in data.items():
+        for p in pts:
+            c = cold.get((name, p["knob"]))
+            lines.append(f"| {name} | {p['knob']:g} | {p['error']:.1e} | {1e3 * p['time']:.2f} | "
+                         f"{fmt(None if c is None else 1e3 * c, '.1f')} |")
+    lines += ["", "## Ratios at equal error (nsfric filippov time / baseline time)", "",
+              "| nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | / tanh Radau |",
+              "|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
+                     f"{fmt(r['hand-written event loop'], '.2f')} | {fmt(r['tanh law on LSODA'], '.2f')} | "
+                     f"{fmt(r['tanh law on Radau'], '.2f')} |")
+    lines += ["", "## Ratios at each baseline point (nsfric time at the baseline's error / baseline time)", "",
+              "| baseline | knob | error | baseline [ms] | nsfric / baseline |", "|---|---|---|---|---|"]
+    lines += [f"| {r['baseline']} | {r['knob']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
+              f"{fmt(r['ratio'], '.2f')} |" for r in reverse]
+    lines += ["", "## Profile of the warm exact reference (default tolerances), top items", "",
+              "| function | calls per run | share of time (cumulative) |", "|---|---|---|"]
+    lines += [f"| `{f}` | {nc} | {100 * s:.0f} % |" for f, nc, s in prof]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="few repeats, no cold runs (smoke test)")
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--out", default=None, help="write the markdown table (and a .json beside it)")
+    ap.add_argument("--label", default="this checkout")
+    args = ap.parse_args(argv)
+    n = 2 if args.quick else args.repeat
+    rhs = bench_rhs(2000 if args.quick else 20000, 3 if args.quick else 5)
+    data = curves(n)
+    cold = {}
+    if not args.quick:
+        for name, pts in data.items():
+            for p in pts[::max(1, len(pts) - 1)]:  # the loosest and the tightest point
+                cold[(name, p["knob"])] = cold_time(name, p["knob"])
+    rows = ratios(data)
+    prof = profile(12)
+    reverse = reverse_ratios(data)
+    text = report(rhs, data, cold, rows, reverse, prof, args.label)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as fh:
+            fh.write(text)
+        with open(args.out.rsplit(".", 1)[0] + ".json", "w") as fh:
+            json.dump({"label": args.label, "curves": data, "ratios": rows, "baseline_ratios": reverse,
+                       "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}}, fh, indent=1)
+    return text
 
 
 if __name__ == "__main__":

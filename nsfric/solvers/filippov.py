@@ -1,10 +1,12 @@
 """Event-driven Filippov integration on SciPy's ``solve_ivp`` steppers.
 
 The mode loop lives outside the integrator: each segment integrates one mode's smooth
-field with a SciPy ``OdeSolver`` (DOP853 by default; RK45, Radau, BDF, LSODA
-selectable).  After every accepted step the mode's guards are sampled on the step's
-dense output at ``n_check`` interior points, so two crossings inside one step are not
-missed; the first sign change (negative to non-negative: guards are negative inside
+field with a SciPy ``OdeSolver`` (``method="auto"`` by default: LSODA for a mode whose
+Jacobian is stiff over the time left, DOP853 otherwise; DOP853, RK45, Radau,
+BDF, LSODA selectable).  After every accepted step the mode's guards are sampled on the
+step's dense output at ``n_check`` interior points, and searched between samples where
+the guard rates do not exclude an excursion (:mod:`~nsfric.solvers.guard_search`), so
+two crossings inside one step are not missed; the first sign change (negative to non-negative: guards are negative inside
 the mode, so restarting exactly on ``h = 0`` cannot re-fire) is located by Brent's
 method on the dense output to a few ulps.  At the event the shared
 :class:`~nsfric.solvers.switching.ModeLogic` decides crossing, sliding (Filippov,
@@ -17,22 +19,59 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
-from scipy.optimize import brentq, minimize_scalar
 
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
+from .guard_search import first_crossing
 from .switching import ModeLogic
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
 IMPLICIT = {"Radau", "BDF", "LSODA"}
+#: ``method="auto"``: the stepper of a stiff mode, and the threshold on the stiffness
+#: index (:func:`stiffness_index`) above which a mode counts as stiff
+STIFF_METHOD = "LSODA"
+STIFF_INDEX = 1e3
+
+
+def stiffness_index(f, y0, p, t0, t_end) -> float:
+    """``max |Re lambda| (t_end - t0)``: the decay rate of the fastest damped eigenmode of
+    the mode's Jacobian at the segment start, times the time left.
+
+    The Jacobian is the forward-difference one of the derived right-hand side ``f(y,
+    p)`` (``n + 1`` evaluations; generating the symbolic Jacobian of a large model
+    costs far more than the whole run when the mode is not stiff).  An explicit
+    stepper needs about ``index / 6`` stability-limited steps for the rest of the run
+    (DOP853's stability region reaches ``|h lambda| ~ 6``); far below that many,
+    accuracy sets the step anyway.  Undamped oscillations (purely imaginary
+    eigenvalues) give 0: they must be resolved by any stepper.
+    """
+    y0 = np.asarray(y0, dtype=float)
+    f0 = np.asarray(f(y0, p), dtype=float)
+    J = np.empty((len(y0), len(y0)))
+    for j in range(len(y0)):
+        h = 1.5e-8 * max(1.0, abs(y0[j]))
+        y = y0.copy()
+        y[j] += h
+        J[:, j] = (np.asarray(f(y, p), dtype=float) - f0) / h
+    if not np.all(np.isfinite(J)):
+        return 0.0
+    lam = np.linalg.eigvals(J)
+    return float(np.max(np.abs(lam.real), initial=0.0) * (t_end - t0))
+
+
+def choose_method(f, y0, p, t0, t_end) -> str:
+    """``method="auto"``: :data:`STIFF_METHOD` where :func:`stiffness_index` of the
+    mode's right-hand side ``f`` exceeds :data:`STIFF_INDEX`, DOP853 otherwise."""
+    return STIFF_METHOD if stiffness_index(f, y0, p, t0, t_end) > STIFF_INDEX else "DOP853"
 
 
 @register
 class FilippovSolver(ReferenceSolver):
     """Event-driven Filippov reference solver (see module docstring).
 
-    Options: ``method`` (default ``"DOP853"``), ``n_check`` (guard samples per step,
+    Options: ``method`` (default ``"auto"``: per segment, LSODA where the mode is stiff
+    by :func:`stiffness_index`, DOP853 otherwise; or one of :data:`METHODS`), ``n_check`` (guard samples per step,
     default 8), and the mode-loop options ``max_events`` (default 10000) and
     ``zeno_window`` (default 50 events) of every reference solver.
     """
@@ -42,31 +81,38 @@ class FilippovSolver(ReferenceSolver):
     options_allowed = ("method", "n_check")
 
     def _solve(self, problem, t_eval=None):
-        method = self.options.get("method", "DOP853")
-        if method not in METHODS:
-            raise ValueError(f"method must be one of {sorted(METHODS)}, got {method!r}")
+        method = self.options.get("method", "auto")
+        if method != "auto" and method not in METHODS:
+            raise ValueError(f"method must be 'auto' or one of {sorted(METHODS)}, got {method!r}")
         n_check = int(self.options.get("n_check", 8))
         d = derive(problem.model)
         p = param_vector(problem.model, problem.params)
         loop = self.mode_loop(ModeLogic(d, p), problem)
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
+        used = []  # steppers in order of first use
         segments, events = loop.run(problem.y0, lambda mode, t, y: self._segment(
-            d, p, mode, t, y, t_end, method, n_check, stats))
+            d, p, mode, t, y, t_end, method, n_check, stats, used))
         stats["nevents"] = loop.n_switches
+        label = used[0] if len(used) == 1 else f"auto ({', '.join(used)})" if used else method
         return Solution(problem.model, dict(problem.params), self.name, segments, events, stats,
-                        {"rtol": self.rtol, "atol": self.atol, "method": method}, (loop.t0, t_end))
+                        {"rtol": self.rtol, "atol": self.atol, "method": label}, (loop.t0, t_end))
 
-    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats):
+    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used):
         f = d.rhs(mode)
         p = tuple(np.asarray(p, dtype=float).tolist())  # python floats: cheaper unpacking per call
         fun = lambda t, y: f(y, p)
+        if method == "auto":
+            method = choose_method(f, y0, p, t0, t_end)
+        if method not in used:
+            used.append(method)
         kw = {}
         if method in IMPLICIT:
             J = d.jac(mode)
             kw["jac"] = lambda t, y: J(y, p)
         solver = METHODS[method](fun, t0, y0, t_end, rtol=self.rtol, atol=self.atol, **kw)
         guards, gfun = d.guards(mode)
+        rfun = d.guard_rates(mode)
         ts, interps = [t0], []
         hit = None
         t_hit = None
@@ -78,8 +124,8 @@ class FilippovSolver(ReferenceSolver):
             self.budget.check(solver.t)  # wall-time budget (max_seconds), also inside a mode
             dense = solver.dense_output()
             if gfun is not None:
-                found = self._first_crossing(gfun, p, dense, solver.t_old, solver.t, n_check,
-                                             at_start=len(interps) == 0)
+                found = first_crossing(gfun, rfun, p, dense, solver.t_old, solver.t, n_check,
+                                       at_start=len(interps) == 0)
                 if found is not None:
                     t_hit, i = found
                     hit = guards[i]
@@ -99,51 +145,3 @@ class FilippovSolver(ReferenceSolver):
         t1 = ts[-1]
         y1 = sol(t1)
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
-
-    @staticmethod
-    def _first_crossing(gfun, p, dense, ta, tb, n_check, at_start=False):
-        """First upward zero crossing of any guard inside ``[ta, tb]`` (time, index).
-
-        Guards are sampled at ``n_check`` interior points of the step's dense output;
-        where the samples of a negative guard have an interior maximum, the maximum of
-        the interpolant is located (bounded Brent) so that a pair of crossings between
-        two samples (a short excursion across the surface) is not missed either.
-
-        At the start of a segment a guard that is already non-negative and growing
-        fires at once: the field pushes out of the mode it was just put in (a decision
-        with no consistent continuation, e.g. chattering), which must not go unseen.
-        """
-        tt = np.linspace(ta, tb, n_check + 2)
-        G = np.atleast_2d(gfun(dense(tt), p))  # (n_guards, n_points)
-        best = None
-        for i in range(G.shape[0]):
-            g = G[i]
-            gi = lambda s, i=i: float(gfun(dense(s), p)[i])
-            if at_start and g[0] >= 0 and g[1] > g[0]:
-                return (ta, i)
-            bracket = None
-            neg = g < 0
-            # a crossing: a strictly negative sample followed by a non-negative one
-            idx = np.nonzero(neg[:-1] & ~neg[1:])[0]
-            if len(idx):
-                bracket = (tt[idx[0]], tt[idx[0] + 1])
-            # hidden excursions: interior maxima of negative samples before the bracket
-            last = len(g) - 1 if bracket is None else idx[0]
-            for j in range(1, last):
-                if g[j] >= g[j - 1] and g[j] >= g[j + 1] and g[j] < 0:
-                    m = minimize_scalar(lambda s: -gi(s), bounds=(tt[j - 1], tt[j + 1]),
-                                        method="bounded", options={"xatol": 1e-14 * max(1.0, abs(tb))})
-                    if -m.fun >= 0:
-                        bracket = (tt[j - 1], m.x)
-                        break
-            if bracket is None:
-                continue
-            a, b = bracket
-            if gi(b) == 0.0:
-                root = b
-            else:
-                root = brentq(gi, a, b, xtol=4e-16 * max(1.0, abs(b)), rtol=4 * np.finfo(float).eps,
-                              maxiter=200)
-            if best is None or root < best[0]:
-                best = (root, i)
-        return best
