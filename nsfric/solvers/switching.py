@@ -226,8 +226,8 @@ def no_progress(label, t, y, modes) -> ZenoError:
     point ``(t, y)`` without the trajectory advancing."""
     where = f"t = {t:.17g}, " if t is not None else ""
     return ZenoError(
-        f"{label + ': ' if label else ''}no progress (not an accumulation of events): the "
-        f"switches at {where}"
+        f"{label + ': ' if label else ''}no progress (chattering at one point, not an accumulation "
+        f"of events): the switches at {where}"
         f"y = {np.asarray(y).tolist()} return to mode {modes[-1]!r} without the trajectory "
         f"advancing (modes {' -> '.join(modes)}); the mode decisions here contradict each "
         f"other and no mode has a consistent continuation -- check the model's fields, "
