@@ -16,6 +16,7 @@ from nsfric.schemes.kuhn import (
     run_conventional,
     run_kuhn,
 )
+from nsfric.cases.kuhn_contact_figures import increment_order
 from nsfric.symbolic import kuhn as K
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
@@ -156,7 +157,7 @@ CIRCLE = dict(radius=1.0, zeta0=1.0, f_t0=(0.1, 0.2))
 
 
 def order(Ns, errs):
-    return -np.polyfit(np.log(Ns), np.log(errs), 1)[0]
+    return increment_order(Ns, errs)
 
 
 @pytest.mark.parametrize("dzeta", [0.0, 0.5, -0.5])

@@ -21,7 +21,16 @@ from ..schemes.kuhn import (
     run_conventional,
     run_kuhn,
 )
+from ..study.fit import fit_order
 from ..symbolic import kuhn as K
+
+
+def increment_order(Ns, errors) -> float:
+    """Observed order in the increment size ``1/N`` over exactly these ``Ns`` (the
+    study's least-squares fit: NaN, "no order", for too few points or a poor fit)."""
+    h = 1.0 / np.asarray(Ns, dtype=float)
+    return float(fit_order(h, errors, fit_range=(h.min(), h.max())).order)
+
 
 #: unit contact (k_n = k_t = 1, mu = 0.5, f_n = 1 at the start)
 CONTACT = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
@@ -92,7 +101,7 @@ def convergence_table(movement, Ns=NS, c=CONTACT, frame="projection+twirl", rota
             ew.append(abs(sol["W_t"][-1] - ref["W_t"][-1]))
         cols[f"force_error_{name}"], cols[f"work_error_{name}"] = np.array(ef), np.array(ew)
         for q, e in (("force", ef), ("work", ew)):
-            orders[f"{q}_{name}"] = float(-np.polyfit(np.log(Ns[-4:]), np.log(e[-4:]), 1)[0])
+            orders[f"{q}_{name}"] = increment_order(Ns[-4:], e[-4:])
     return cols, orders
 
 
@@ -138,8 +147,8 @@ def refinements_table(n_states=60, Ns=(64, 128, 256, 512), c=CONTACT, seed=3):
             ew.append(abs(sol["W_t"][-1] - ref["W_t"][-1]))
         straight = max(np.linalg.norm(body(run_kuhn(mv, c, 1, rules="corrected", **opts)) - body(r)) / (c.mu * fn0)
                        for mv, r, fn0 in refs)
-        for k, v in (("variant", name), ("force_order", -np.polyfit(np.log(Ns), np.log(ef), 1)[0]),
-                     ("work_order", -np.polyfit(np.log(Ns), np.log(ew), 1)[0]),
+        for k, v in (("variant", name), ("force_order", increment_order(Ns, ef)),
+                     ("work_order", increment_order(Ns, ew)),
                      ("force_error_N64", ef[0]), ("straight_max_error", straight)):
             cols[k].append(v)
     return cols

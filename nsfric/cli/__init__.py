@@ -29,9 +29,7 @@ from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa
 # -- commands --------------------------------------------------------------------------
 def _plugin(obj) -> str:
     """`` [plug-in MODULE]`` for a case object or law factory defined outside nsfric."""
-    module = getattr(obj, "__module__", None) if callable(obj) and not hasattr(obj, "laws") \
-        else type(obj).__module__
-    module = module or ""
+    module = getattr(obj, "__module__", None) or ""  # a function's module, or its class's
     return "" if module.split(".")[0] == "nsfric" else f"  [plug-in {module}]"
 
 
