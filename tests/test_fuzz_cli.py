@@ -37,6 +37,16 @@ CONV = ["converge", "sliding-plates", "--scheme", "euler", "--dt", "0.1", "0.05"
 OUT = ["--out", "new.csv"]
 
 OK, USAGE, FAIL = {0}, {2}, {1}
+
+
+def setopt(base, opt, value):
+    """``base`` with ``opt`` set to ``value`` (replaced where ``base`` has it: a
+    single-valued option given twice is itself a usage error)."""
+    argv = list(base)
+    if opt in argv:
+        argv[argv.index(opt) + 1] = value
+        return argv
+    return argv + [opt, value]
 ERR = {1, 2}
 BAD_NUMBERS = ["nan", "inf", "-inf", "0", "-1", "abc", ""]
 
@@ -75,6 +85,10 @@ def _cases():
     for i, item in enumerate(["m", "=1", "nope=1", "m=1=2", "m=0x10"]):
         add(f"ref-param-format-{i}", REF + ["--param", item] + OUT, USAGE)
     add("ref-param-duplicate", REF + ["--param", "m=1", "--param", "m=2"] + OUT, USAGE)
+    # a single-valued option given twice (argparse would keep the last silently)
+    add("ref-solver-duplicate", REF + ["--solver", "ida", "--solver", "filippov"] + OUT, USAGE)
+    add("ref-out-duplicate", REF + ["--out", "a.csv"] + OUT, USAGE)
+    add("sim-dt-duplicate", SIM + ["--dt", "0.2"] + OUT, USAGE)
     add("ref-param-v0-huge-cross-checked", REF[:-3] + ["--param", "v0=1e300"] + OUT, ERR)
     # -- reference: options -------------------------------------------------------------
     for v in BAD_NUMBERS + ["1e-300", "1e400"]:
@@ -97,14 +111,14 @@ def _cases():
     add("ref-samples-memory", ["reference", "sliding-plates", "--samples", "1000000000"] + OUT, FAIL)
     for opt in ("--rtol", "--atol", "--max-seconds"):
         for v in ["0", "-1", "nan", "inf", "abc"]:
-            add(f"ref{opt}={v}", REF + [opt, v] + OUT, USAGE)
+            add(f"ref{opt}={v}", setopt(REF, opt, v) + OUT, USAGE)
     add("ref-rtol=1", REF + ["--rtol", "1"] + OUT, USAGE)
     add("ref-atol-tiny", REF + ["--atol", "1e-300"] + OUT, ERR)
     add("ref-rtol-tiny", REF + ["--rtol", "1e-300"] + OUT, ERR | OK)
     for opt, lo in (("--max-events", 1), ("--zeno-window", 2)):
         for v in dict.fromkeys(["0", "-3", "1.5", "abc", str(lo - 1)]):
             add(f"ref{opt}={v}", REF + [opt, v] + OUT, USAGE)
-    add("ref-duplicate-solver", REF + ["--solver", "ida", "--solver", "analytic"] + OUT, USAGE | OK)
+    add("ref-duplicate-solver", REF + ["--solver", "ida", "--solver", "analytic"] + OUT, USAGE)
     # -- reference: output paths --------------------------------------------------------
     add("ref-out-missing", REF, USAGE)
     add("ref-out-dir", REF + ["--out", "adir"], USAGE)
@@ -118,7 +132,8 @@ def _cases():
     add("ref-out-dev-full", REF + ["--out", "/dev/full"], USAGE)
     # -- simulate -----------------------------------------------------------------------
     add("sim-ok", SIM + OUT, OK, True)
-    add("sim-ok-stages", SIM + ["--stages", "--scheme", "rk4"] + OUT, OK)
+    add("sim-ok-stages", ["simulate", "sliding-plates", "--scheme", "rk4", "--dt", "0.1", "--t-end", "0.5",
+                          "--stages"] + OUT, OK)
     add("sim-ok-event", ["simulate", "sliding-plates", "--scheme", "rk4-event", "--dt", "0.05",
                          "--t-end", "0.5"] + OUT, OK)
     for i, s in enumerate(["nope", "", "EULER"]):
@@ -128,20 +143,21 @@ def _cases():
     add("sim-law-unknown", SIM + ["--law", "nope"] + OUT, USAGE)
     for v in BAD_NUMBERS + ["1e400"]:
         add(f"sim-dt={v}", ["simulate", "sliding-plates", "--scheme", "euler", "--dt", v] + OUT, USAGE)
-    add("sim-dt-exceeds-t-end", SIM + ["--dt", "10"] + OUT, USAGE)
+    add("sim-dt-exceeds-t-end", setopt(SIM, "--dt", "10") + OUT, USAGE)
     add("sim-dt-memory", ["simulate", "sliding-plates", "--scheme", "euler", "--dt", "1e-9"] + OUT, FAIL, True)
     add("sim-dt-max-steps", ["simulate", "sliding-plates", "--scheme", "euler", "--dt", "1e-7",
                              "--max-steps", "1000"] + OUT, FAIL)
     add("sim-dt-max-seconds", ["simulate", "sliding-plates", "--scheme", "euler", "--dt", "1e-6",
                                "--max-seconds", "1"] + OUT, FAIL)
     add("sim-dry-oscillator-no-dt", ["simulate", "dry-oscillator", "--scheme", "euler"] + OUT, USAGE)
-    add("sim-diverges", SIM + ["--dt", "0.5", "--t-end", "200", "--param", "k=1000"] + OUT, FAIL)
+    add("sim-diverges", ["simulate", "sliding-plates", "--scheme", "euler", "--dt", "0.5", "--t-end", "200",
+                         "--param", "k=1000"] + OUT, FAIL)
     for v in ["0", "-1", "1.5", "abc"]:
         add(f"sim-max-steps={v}", SIM + ["--max-steps", v] + OUT, USAGE)
     for v in ["0", "-1", "nan", "abc"]:
         add(f"sim-max-seconds={v}", SIM + ["--max-seconds", v] + OUT, USAGE)
     for v in BAD_NUMBERS + ["1e-300", "1e400"]:
-        add(f"sim-t-end={v}", SIM + ["--t-end", v] + OUT, USAGE)
+        add(f"sim-t-end={v}", setopt(SIM, "--t-end", v) + OUT, USAGE)
     for p in ("k", "m", "gamma", "v0", "xi0"):
         for v in ["nan", "inf", "0", "-1", "1e300", "1e-300"]:
             rc = ERR if v in ("nan", "inf") or f"{p}={v}" in breaking else ERR | OK
@@ -152,6 +168,13 @@ def _cases():
     add("sim-out-existing-ok", SIM + ["--out", "old.csv"], OK)
     # -- converge ------------------------------------------------------------------------
     add("conv-ok", CONV + ["--out", "conv"], OK)
+    # budgets of converge (issue 12): refused before any work, or stopped by the wall clock
+    add("conv-max-steps-refuses", ["converge", "sliding-plates", "--scheme", "euler", "--dt", "1e-6",
+                                   "2e-6", "--max-steps", "1000", "--out", "conv"], FAIL)
+    add("conv-max-seconds-stops", ["converge", "sliding-plates", "--scheme", "euler", "--dt", "1e-5",
+                                   "2e-5", "--max-seconds", "0.2", "--out", "conv"], FAIL)
+    add("conv-max-steps-bad", CONV + ["--max-steps", "0", "--out", "conv"], USAGE)
+    add("conv-max-steps-ok", CONV + ["--max-steps", "100", "--out", "conv"], OK)
     add("conv-duplicate-scheme", CONV + ["--scheme", "euler", "--out", "conv"], USAGE)
     add("conv-duplicate-dt", ["converge", "sliding-plates", "--scheme", "euler", "--dt", "0.1", "0.1",
                               "0.1", "--t-end", "0.5", "--out", "conv"], USAGE)

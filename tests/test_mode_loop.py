@@ -209,3 +209,27 @@ def test_cli_reference_loop_options(tmp_path, capsys):
                       (["--zeno-window", "1"], "--zeno-window must be >= 2")]:
         assert main(["reference", "dry-oscillator", *args, "--out", out]) == 2
         assert msg in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("solver", ["filippov", "ida"])
+def test_stiff_dsds_stick_onset_is_not_refused_as_chattering(solver):
+    """Issue 12: D-SDS with k = 1e6, gamma = 1e-3 sticks at t = 4.000000123 (where
+    v = gamma F_max/(m k) = 1e-9).  One ulp of t there moves the stick-side rate of
+    h_minus by k ulp(t) ~ 1e-9 against its terms of 1e-3, so a first-order sign test
+    alone flips back to slip- and the loop stalls; the time-resolution tangency sends it
+    to the second-order test, which keeps it stuck.  Event time against the analytic
+    solver's, the state against it, the stick onset against eq 20."""
+    from nsfric.cases import get_case
+    case = get_case("sliding-plates")
+    kw = dict(law="d-sds", params={"k": 1e6, "gamma": 1e-3}, t_end=5.0)
+    with deadline(120):
+        sol = case.reference_solution(solver=solver, **kw)
+        exact = case.reference_solution(solver="analytic", **kw)
+    assert [e.kind for e in sol.events] == ["slip", "stick"]
+    t_stick = sol.events[-1].t
+    assert abs(t_stick - exact.events[-1].t) < 1e-12
+    assert abs(sol.events[-1].y[1] - 1e-9) < 1e-13  # eq 20: v = gamma F_max/(m k)
+    if solver == "filippov":
+        t = np.linspace(0, 5.0, 501)
+        err = max(np.max(np.abs(sol(ti) - exact(ti))) for ti in t)
+        assert err < 1e-10, err

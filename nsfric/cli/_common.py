@@ -13,9 +13,32 @@ class UsageError(ValueError):
     """Bad command-line input (exit code 2)."""
 
 
+class _StoreOnce(argparse._StoreAction):
+    """``store``, but an option given twice is an error (argparse keeps the last
+    silently: ``--solver ida --solver filippov`` would solve with filippov)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        seen = namespace.__dict__.setdefault("_given_once", set())
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, "given more than once")
+        seen.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump
         raise UsageError(message)
+
+    def add_argument(self, *args, **kwargs):
+        """Single-valued options (the default ``store`` action) refuse repetition."""
+        if args and args[0].startswith("-") and kwargs.get("action") in (None, "store"):
+            kwargs["action"] = _StoreOnce
+        return super().add_argument(*args, **kwargs)
+
+    def parse_known_args(self, args=None, namespace=None):
+        ns, rest = super().parse_known_args(args, namespace)
+        ns.__dict__.pop("_given_once", None)
+        return ns, rest
 
 
 def parse_params(items) -> dict:

@@ -84,7 +84,8 @@ def cmd_converge(args):
     label = f"{case.name}: converge"
     res = converge(case, laws, args.scheme, dts=args.dt, variables=args.var, times=args.time,
                    t_end=args.t_end, params=params, fit_range=fit_range, jobs=args.jobs,
-                   progress=lambda d, t: _bar(d, t, label))
+                   progress=lambda d, t: _bar(d, t, label), max_steps=args.max_steps,
+                   max_seconds=args.max_seconds)
     paths = res.write(args.out)
     _progress("")
     w = max(len(f"{o['law']} {o['scheme']}") for o in res.orders())
@@ -137,6 +138,10 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--fit-range", nargs=2, type=_positive("--fit-range"), metavar=("DT_MIN", "DT_MAX"))
     s.add_argument("--jobs", type=_count("--jobs", lo=1), default=1)
+    s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
+                   help="refuse a ladder whose smallest step needs more than N steps (default: only the memory limit)")
+    s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
+                   help="wall-time budget of each discrete run (default: none)")
     s.add_argument("--out", required=True, metavar="DIR")
     s.set_defaults(func=cmd_converge)
     return sub

@@ -45,8 +45,10 @@ class ModeLogic:
                 return "reversal"
         return kind or "switch"
 
-    def decide(self, surface: str, y, from_mode: str | None) -> str:
-        """The mode the trajectory continues in after reaching ``surface`` at ``y``."""
+    def decide(self, surface: str, y, from_mode: str | None, t: float | None = None) -> str:
+        """The mode the trajectory continues in after reaching ``surface`` at ``y``
+        (at time ``t``: a rate smaller than what the time resolution there changes it
+        by counts as zero, see :meth:`directions`)."""
         plus = self.d.region_at(y, self.p, {surface: 1})
         minus = self.d.region_at(y, self.p, {surface: -1})
         if plus is None and minus is None:  # on a corner where other surfaces vanish too
@@ -59,7 +61,7 @@ class ModeLogic:
         sm = self.sigma(surface, minus, y) if minus else None
         scale = max(abs(sp_ or 0.0), abs(sm or 0.0), 1e-300)
         tol = 1e-12 * scale
-        a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y)
+        a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y, t)
         if plus and minus:
             if a > 0 and b > 0:
                 return plus
@@ -79,7 +81,7 @@ class ModeLogic:
             return slide.name if (b > 0 and slide is not None) else minus
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
 
-    def directions(self, surface, plus, minus, tol, y):
+    def directions(self, surface, plus, minus, tol, y, t=None):
         """Where the fields of the two neighbouring regions carry the flow off ``surface``
         (+1 into ``h > 0``, -1 into ``h < 0``, 0 undecided; ``None`` for a missing side).
 
@@ -87,16 +89,28 @@ class ModeLogic:
         (``|sigma| <= tol``, e.g. a start at rest on the surface of the hump model) the
         second-order test of Piiroinen & Kuznetsov (2008): the sign of
         ``d2h/dt2 = grad(grad h . f) . f`` (:meth:`DerivedModel.sigma2`).
+
+        With the event time ``t`` given, ``sigma`` is also zero when it is smaller than
+        ``|d2h/dt2| dt`` with ``dt = 8 eps max(1, |t|)``, the resolution of the located
+        event time (its root search stops within about 2 ulp): a shift of the event by
+        that much would change its sign.  E.g. the D-SDS stick onset at ``v = gamma
+        F_max/(m k)`` with ``k = 1e6, gamma = 1e-3`` near ``t = 4``: one ulp of ``t``
+        moves ``sigma`` by ``k ulp(t) ~ 1e-9`` while ``sigma``'s terms are ``1e-3``.
         """
+        dt = None if t is None else 8 * np.finfo(float).eps * max(1.0, abs(t))
         out, tangent = [], []
         for region, sig in (plus, minus):
             if region is None:
                 out.append(None)
-            elif abs(sig) > tol:
+                continue
+            s2 = None
+            if dt is not None or abs(sig) <= tol:
+                s2 = float(self.d.sigma2(surface, region)(y, self.p)[0])
+            if abs(sig) > max(tol, 0.0 if dt is None else abs(s2) * dt):
                 out.append(1 if sig > 0 else -1)
             else:
                 out.append(0)
-                tangent.append((len(out) - 1, float(self.d.sigma2(surface, region)(y, self.p)[0])))
+                tangent.append((len(out) - 1, s2))
         if tangent:
             tol2 = 1e-12 * max(max(abs(s2) for _, s2 in tangent), 1e-300)
             for i, s2 in tangent:
@@ -159,15 +173,15 @@ class ModeLogic:
         ``(new_mode, y, event)``; ``event`` is ``None`` when the same mode continues
         (grazing contact)."""
         target = guard.target
-        new = self.decide(target[1], y, mode) if isinstance(target, tuple) else target
+        new = self.decide(target[1], y, mode, t) if isinstance(target, tuple) else target
         if new == mode:
             return mode, y, None
         y = self.project(new, y)
-        new = self.settle(new, y)
+        new = self.settle(new, y, t=t)
         y = self.project(new, y)
         return new, y, Event(t, self.entry_kind(mode, new), mode, new, tuple(y))
 
-    def settle(self, mode: str, y, max_iter: int = 8):
+    def settle(self, mode: str, y, max_iter: int = 8, t: float | None = None):
         """After a switch, follow further switches whose guards are already active.
 
         A guard is active when it is positive, or when it is zero (to rounding) and the
@@ -198,7 +212,7 @@ class ModeLogic:
                 return mode
             _, g = max(active, key=lambda a: a[0])
             if isinstance(g.target, tuple):
-                new = self.decide(g.target[1], y, mode)
+                new = self.decide(g.target[1], y, mode, t)
             else:
                 new = g.target
             if new == mode:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..schemes import get_scheme
+from ..errors import BudgetError
 from ..solution import Solution
 from ..solvers.base import Problem
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
@@ -177,7 +178,8 @@ class ConvergenceResult:
 
 
 def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times=(), t_end=None,
-             params=None, reference="auto", fit_range=None, tol=0.3, jobs=1, progress=None):
+             params=None, reference="auto", fit_range=None, tol=0.3, jobs=1, progress=None,
+             max_steps=None, max_seconds=None):
     """Convergence study of ``schemes`` on ``case`` for one law or a list of laws.
 
     Parameters
@@ -195,6 +197,11 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     fit_range : (dt_min, dt_max) of the order fit (default: automatic)
     jobs : worker processes (1: in this process)
     progress : callable ``(done, total)``, optional
+    max_steps : int, optional
+        Refuse the study before any work when a step of the ladder needs more steps
+        (``BudgetError``); also the budget of every run.
+    max_seconds : float, optional
+        Wall-time budget of each discrete run (``BudgetError`` once exceeded).
 
     Returns
     -------
@@ -230,6 +237,14 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
         bad = [v for v in variables if v not in models[lw].state_names]
         if bad:
             raise ValueError(f"unknown variable(s) {bad}; states of {lw!r}: {list(models[lw].state_names)}")
+    if max_steps is not None:
+        if isinstance(max_steps, bool) or not float(max_steps).is_integer() or max_steps < 1:
+            raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+        over = [x for x in dts if math.ceil(T / x - 1e-9) > max_steps]
+        if over:
+            raise BudgetError(f"dt = {min(over):g} needs {math.ceil(T / min(over) - 1e-9)} steps, more "
+                              f"than max_steps = {max_steps}; choose larger steps or raise the budget "
+                              f"(--max-steps)")
     times = [float(x) for x in (times or ())]
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
@@ -238,7 +253,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     ref_case = local_token(case, "source") if local else case
     ref_given = local_token(reference, "reference") if local and isinstance(reference, Solution) else reference
     tasks = [(ref_case, None if isinstance(case, Problem) else lw, s, dt, variables, times, t_end,
-              params, ref_given) for lw in laws for s in schemes for dt in dts]
+              params, ref_given, max_steps, max_seconds) for lw in laws for s in schemes for dt in dts]
     for tsk in tasks[::len(schemes) * len(dts)]:  # once per law, before any worker is forked
         reference_for(ref_case, tsk[1], params, t_end, ref_given)
     rows = []

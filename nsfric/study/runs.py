@@ -118,16 +118,17 @@ def discrete_errors(res, ref, variables=None, times=()) -> dict:
 
 
 def run_one(source, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
-            reference="auto") -> dict:
+            reference="auto", max_steps=None, max_seconds=None) -> dict:
     """One row of a convergence table: ``source`` a case or a Problem, ``reference`` a
-    Solution or a solver name (see :func:`reference_for`)."""
+    Solution or a solver name (see :func:`reference_for`); ``max_steps`` and
+    ``max_seconds`` are the budgets of the discrete run (:func:`~nsfric.schemes.simulate`)."""
     prob = problem_of(source, law, params, t_end)
     key = (id(_resolve(source)), law, str(scheme))
     if key not in _WARM:  # compile lazily generated code outside the timed run
         T = float(prob.t_span[1])
         simulate(prob, scheme=scheme, dt=min(dt, T / 4), t_end=min(T, 4 * dt))
         _WARM.add(key)
-    res = simulate(prob, scheme=scheme, dt=dt)
+    res = simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds)
     ref = reference_for(source, law, params, t_end, reference)
     row = {"law": res.law, "scheme": res.scheme, "dt": float(dt)}
     errs = discrete_errors(res, ref, variables, times)
