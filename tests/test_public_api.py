@@ -34,3 +34,22 @@ def test_the_api_the_issue_asks_for_is_exported():
     assert callable(nsfric.d_sds) and nsfric.d_sds().name == "d-sds"
     assert nsfric.get_case("sliding-plates") is nsfric.CASES["sliding-plates"]
     assert set(nsfric.REGISTRIES) <= set(nsfric.__all__)
+
+
+def test_dae_solvers_do_not_import_matplotlib():
+    """Start-up (issue 11): Assimulo's solver package imports pylab for RADAR5's plots;
+    the DAE solvers import it behind a stand-in, so an IDA or Radau5DAE solve loads
+    neither matplotlib nor pyplot (half a second per process), and RADAR5's ``pylab``
+    still resolves to the real module on use."""
+    import subprocess
+    import sys
+    code = ("import sys, nsfric\n"
+            "c = nsfric.get_case('sliding-plates')\n"
+            "for s in ('ida', 'radau5dae'):\n"
+            "    c.reference_solution(solver=s, t_end=1.0)\n"
+            "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
+            "import assimulo.solvers.radar5 as r\n"
+            "assert callable(r.pl.figure)\n"
+            "assert 'matplotlib.pyplot' in sys.modules\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr

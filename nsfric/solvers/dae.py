@@ -17,10 +17,12 @@ itself, so sampled values are never interpolated.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import sys
 import tempfile
+import types
 
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline
@@ -52,6 +54,33 @@ def _captured_c_stderr():
             tmp.seek(0)
             text = tmp.read().decode(errors="replace") + py_out.getvalue()
             messages += [ln for ln in text.splitlines() if ln.strip()]
+
+
+def _assimulo_solvers():
+    """``assimulo.solvers`` without importing matplotlib.
+
+    The package's ``__init__`` imports every solver, and its RADAR5 module imports
+    ``pylab`` (matplotlib.pyplot, about half a second) at module level for plotting that
+    nsfric never uses.  A stand-in ``pylab`` module is in place during the import only;
+    it imports the real one on first attribute access, so RADAR5's plots still work."""
+    if "assimulo.solvers" in sys.modules or "pylab" in sys.modules:
+        import assimulo.solvers
+        return assimulo.solvers
+    stand_in = types.ModuleType("pylab", "stand-in: imports the real pylab on first use")
+
+    def real(name):
+        if sys.modules.get("pylab") is stand_in:
+            del sys.modules["pylab"]
+        return getattr(importlib.import_module("pylab"), name)
+
+    stand_in.__getattr__ = real
+    sys.modules["pylab"] = stand_in
+    try:
+        import assimulo.solvers
+    finally:
+        if sys.modules.get("pylab") is stand_in:
+            del sys.modules["pylab"]
+    return assimulo.solvers
 
 
 def _problem_class():
@@ -207,9 +236,7 @@ class IDASolver(_AssimuloSolver):
     options_allowed = ("jacobian", "maxord")
 
     def _make(self, prob):
-        from assimulo.solvers import IDA
-
-        s = IDA(prob)
+        s = _assimulo_solvers().IDA(prob)
         s.suppress_alg = True
         s.usejac = hasattr(prob, "jac") and prob.jac is not None
         s.maxord = int(self.options.get("maxord", 5))
@@ -225,8 +252,6 @@ class Radau5DAESolver(_AssimuloSolver):
     default_atol = 1e-13
 
     def _make(self, prob):
-        from assimulo.solvers import Radau5DAE
-
-        s = Radau5DAE(prob)
+        s = _assimulo_solvers().Radau5DAE(prob)
         s.usejac = hasattr(prob, "jac") and prob.jac is not None
         return s
