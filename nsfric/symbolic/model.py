@@ -119,6 +119,9 @@ class Sliding:
 class HybridModel:
     """A piecewise-smooth system declared once in SymPy (see module docstring).
 
+    Building a model validates it (:func:`~nsfric.symbolic.validation.validate`):
+    unknown symbols, missing rates, uncovered or overlapping modes raise ValueError.
+
     Parameters
     ----------
     name : str
@@ -136,9 +139,6 @@ class HybridModel:
         Switching functions to prove sign combinations infeasible with, where they differ
         from ``switching`` (a tangential law's, with the normal force kept as the law's
         nonnegative argument ``F_N``: in the modes that use them the contact is closed).
-
-    Building a model validates it (:func:`~nsfric.symbolic.validation.validate`):
-    unknown symbols, missing rates, uncovered or overlapping modes raise ValueError.
     """
 
     name: str
