@@ -130,6 +130,17 @@ def test_every_executor_gives_the_same_dataset(serial, client):
         assert ds.e_n.dtype == serial.e_n.dtype, name
 
 
+def test_cli_sweep_on_an_existing_cluster(serial, client, tmp_path, capsys):
+    from nsfric.cli import main
+
+    out = tmp_path / "d"
+    rc = main(["sweep", "normal-impact", "--grid", "law=hertz,walton-braun", "--grid", "v_i=0.5,2,8",
+               "--observable", "e_n", "--observable", "t_n", "--no-cache", "--scheduler", client.scheduler.address,
+               "--out", str(out)])
+    assert rc == 0 and "6 points (6 computed" in capsys.readouterr().out
+    xr.testing.assert_equal(xr.open_dataset(out / "sweep.nc").load(), serial)
+
+
 def e_n_at(point):
     """A point function: ``e_n`` of a Hertz impact at ``v_i``."""
     return {"e_n": nsfric.get_case("normal-impact").reference_solution(
@@ -211,8 +222,21 @@ def test_cache_keeps_non_finite_numbers_and_writes_atomically(tmp_path, monkeypa
 
 
 def test_model_hash_is_the_model_content():
-    assert model_hash(CASE.model("hertz")) == model_hash(CASE.model("hertz"))
-    assert model_hash(CASE.model("hertz")) != model_hash(CASE.model("hertz-force-end"))
+    import dataclasses
+
+    m = CASE.model("hertz")
+    assert model_hash(m) != model_hash(CASE.model("hertz-force-end"))
+    # every field counts, also of the modes (a new field is covered without code here)
+    region = dataclasses.replace(m.regions[0], kind=m.regions[0].kind + "x")
+    assert model_hash(dataclasses.replace(m, regions=(region,) + tuple(m.regions[1:]))) != model_hash(m)
+    param = dataclasses.replace(m.params[0], hi=1e30)
+    assert model_hash(dataclasses.replace(m, params=(param,) + tuple(m.params[1:]))) != model_hash(m)
+    # the same in another process with another hash seed (no set or id ordering inside)
+    code = ("import nsfric; from nsfric.study.cache import model_hash; "
+            "print(model_hash(nsfric.get_case('normal-impact').model('hertz')))")
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, PYTHONPATH=ROOT, PYTHONHASHSEED="7")).stdout.strip()
+    assert other == model_hash(m)
 
 
 # -- outputs and the command -------------------------------------------------------------

@@ -1,9 +1,9 @@
 """On-disk cache of sweep points, keyed by a content hash.
 
 A point's key is the SHA-256 of a canonical JSON text of everything its result depends
-on: the model's content hash (:func:`model_hash`: states, parameters with their
-defaults and ranges, switching functions, mode right-hand sides and outputs, as SymPy
-``srepr``), the bound parameter values, the solver with its tolerances and options, and
+on: the model's content hash (:func:`model_hash`: every field of the model -- states,
+parameters with their defaults and ranges, switching functions, modes with their
+right-hand sides, outputs and resets -- SymPy expressions as ``srepr``), the bound parameter values, the solver with its tolerances and options, and
 the versions of nsfric and of the numerical stack.  An entry is one JSON file
 ``<key[:2]>/<key>.json`` holding its key and its result, written atomically (a
 temporary file renamed into place), so an interrupted sweep leaves only whole entries.
@@ -12,6 +12,7 @@ never trusted.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -26,22 +27,30 @@ _MODEL_HASHES: dict = {}
 
 
 def model_hash(model) -> str:
-    """Content hash of a :class:`~nsfric.symbolic.model.HybridModel` (SHA-256 of the
-    ``srepr`` of its states, parameters, switching functions, modes and outputs)."""
+    """Content hash of a :class:`~nsfric.symbolic.model.HybridModel`: SHA-256 of every
+    field of the model and of its parameters, modes and sliding modes (SymPy expressions
+    as ``srepr``), so any change of a law's formulas, a default or a range changes it."""
     memo = _MODEL_HASHES.get(id(model))
     if memo is not None and memo[0] is model:
         return memo[1]
-    params = [(sp.srepr(p.symbol), repr(p.default), repr(p.lo), repr(p.hi), p.lo_open, p.hi_open)
-              for p in model.params]
-    regions = [(r.name, sp.srepr(r.signs), sp.srepr(r.rhs), sp.srepr(r.outputs), r.kind)
-               for r in model.regions]
-    slidings = [(s.name, s.surface, s.kind, sp.srepr(s.algebraic), s.plus, s.minus, sp.srepr(s.rhs),
-                 sp.srepr(s.outputs), s.entry_kind) for s in model.slidings]
-    text = repr((model.name, sp.srepr(tuple(model.states)), params, sp.srepr(model.switching), regions,
-                 slidings, sp.srepr(model.common_outputs)))
-    digest = hashlib.sha256(text.encode()).hexdigest()
+    digest = hashlib.sha256(_canonical(model).encode()).hexdigest()
     _MODEL_HASHES[id(model)] = (model, digest)
     return digest
+
+
+def _canonical(o) -> str:
+    """A deterministic text of ``o``: dataclasses field by field, containers element by
+    element, SymPy objects by ``srepr``, anything else by ``repr``."""
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        inner = ", ".join(f"{f.name}={_canonical(getattr(o, f.name))}" for f in dataclasses.fields(o))
+        return f"{type(o).__name__}({inner})"
+    if isinstance(o, dict):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in o.items()) + "}"
+    if isinstance(o, (list, tuple)):
+        return "[" + ", ".join(_canonical(v) for v in o) + "]"
+    if isinstance(o, sp.Basic):
+        return sp.srepr(o)
+    return repr(o)
 
 
 def content_key(spec: dict) -> str:
