@@ -55,7 +55,7 @@ def cmd_sweep(args):
     from ..cases import get_case, sweep
     from ..io import check_output_path, staged_dir
     from ..study.grid import parse_grid
-    from ..study.sweep import write_sweep
+    from ..study.results import write_sweep
     from ._common import UsageError, parse_params
 
     case = get_case(args.case)
@@ -74,11 +74,13 @@ def cmd_sweep(args):
         ds = sweep(case, args.law, grid, args.observable, params=params, solver=args.solver,
                    options=options, t_end=args.t_end, estimate=not args.no_estimate, scheme=args.scheme,
                    dt=args.dt, executor=client, jobs=args.jobs, chunksize=args.chunksize,
-                   cache_dir=cache, force=args.force, progress=progress)
+                   cache_dir=cache, force=args.force, progress=progress,
+                   on_failure="record" if args.keep_going else "raise")
     with staged_dir(args.out) as stage:
         paths = write_sweep(ds, stage)
+    failed = int((ds["failure"] != "").sum()) if "failure" in ds else 0
     print(f"{case.name}: {ds.attrs['points']} points ({ds.attrs['computed_points']} computed, the rest "
-          f"from the cache) in {float(ds.attrs['seconds']):.1f} s")
+          f"from the cache) in {float(ds.attrs['seconds']):.1f} s" + (f"; {failed} failed" if failed else ""))
     for p in paths:
         print(os.path.join(args.out, os.path.relpath(p, stage)))
     return 0
@@ -113,6 +115,8 @@ def register(sub):
     s.add_argument("--cache", metavar="DIR", help="point cache (default $NSFRIC_CACHE or ~/.cache/nsfric/sweep)")
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the point cache")
     s.add_argument("--force", action="store_true", help="recompute every point (and refresh the cache)")
+    s.add_argument("--keep-going", action="store_true",
+                   help="a point whose solver fails gets NaN and its reason in the failure column")
     s.add_argument("--progress", action="store_true", help="progress bar on stderr even when it is not a terminal")
     s.add_argument("--out", required=True, metavar="DIR")
     s.set_defaults(func=cmd_sweep)

@@ -3,7 +3,8 @@ uncertainty) and work-precision, see :func:`converge`; parameter sweeps over a g
 see :func:`sweep`."""
 from .convergence import (ConvergenceResult, OrderFit, converge, default_ladder, discrete_errors,
                           fit_order, reference_for, run_one)
-from .sweep import sweep, write_sweep
+from .results import write_sweep
+from .sweep import sweep
 
 __all__ = ["ConvergenceResult", "OrderFit", "converge", "default_ladder", "discrete_errors",
            "fit_order", "reference_for", "run_one", "sweep", "write_sweep"]

@@ -18,17 +18,16 @@ where it stopped; they run where ``executor`` says (:mod:`nsfric.study.execute`)
 """
 from __future__ import annotations
 
-import json
 import math
-import os
 import time
 
 import numpy as np
 
-from ..io import atomic_files, csv_text, json_text, versions
+from ..io import versions
 from .cache import PointCache, content_key, model_hash
 from .execute import Progress, run_tasks
 from .grid import check_grid, points as grid_points
+from .results import to_dataset
 
 #: the error estimate compares the solve with one at tolerances this many times looser
 ESTIMATE_FACTOR = 100.0
@@ -124,6 +123,29 @@ class FunctionPoint:
         return {"observables": _numbers(self.fn(dict(point))), "estimate": {}, "stats": {}}
 
 
+class Recording:
+    """``evaluator`` whose points may fail: a solver failure (:class:`~nsfric.errors.ZenoError`,
+    :class:`~nsfric.errors.BudgetError`, :class:`~nsfric.errors.SolverFailure`) becomes a
+    point without observables (NaN) and with the reason in the ``failure`` column."""
+
+    def __init__(self, evaluator):
+        self.evaluator, self.versions = evaluator, evaluator.versions
+
+    def key(self, point: dict) -> str:
+        return self.evaluator.key(point)
+
+    def __call__(self, point: dict) -> dict:
+        from ..errors import BudgetError, SolverFailure, ZenoError
+
+        try:
+            result = self.evaluator(point)
+        except (ZenoError, BudgetError, SolverFailure) as e:
+            return {"observables": {}, "estimate": {},
+                    "stats": {"failure": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}}
+        result["stats"]["failure"] = ""
+        return result
+
+
 def _numbers(d: dict) -> dict:
     return {k: float(v) for k, v in d.items() if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)}
 
@@ -173,7 +195,7 @@ def _setup(case, law, grid, params, solver, options, t_end, estimate, scheme, dt
 
 def sweep(case, law=None, grid=None, observables=None, params=None, solver=None, options=None,
           t_end=None, estimate=True, scheme=None, dt=None, executor=None, jobs=1, chunksize=None,
-          retries=2, cache_dir=None, force=False, progress=None):
+          retries=2, cache_dir=None, force=False, progress=None, on_failure="raise"):
     """Sweep ``case`` over the product of the ``grid`` axes; return a labelled Dataset.
 
     Parameters
@@ -208,6 +230,9 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
     cache_dir : str, optional
         Cache folder (default: no cache); ``force`` recomputes every point.
     progress : None, True (a bar on stderr) or a callable ``(done, total)``
+    on_failure : ``"raise"`` (a point's solver failure stops the sweep) or ``"record"``
+        (its observables are NaN, the reason is in the ``failure`` variable, and it is not
+        cached)
 
     Returns
     -------
@@ -222,7 +247,11 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
     observables = list(observables or ())
     if not observables:
         raise ValueError("give at least one observable")
+    if on_failure not in ("raise", "record"):
+        raise ValueError(f"on_failure must be 'raise' or 'record', got {on_failure!r}")
     evaluator = _setup(case, law, grid, params, solver, options, t_end, estimate, scheme, dt)
+    if on_failure == "record":
+        evaluator = Recording(evaluator)
     pts = grid_points(grid)
     keys = [evaluator.key(p) for p in pts]  # validates every point before any run
     cache = PointCache(cache_dir) if cache_dir else None
@@ -234,11 +263,16 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
     with Progress(progress, len(pts), getattr(case, "name", "sweep")) as bar:
         bar.advance(len(pts) - len(todo))
 
+        checked = len(todo) < len(pts)  # a cached result has been checked below
+
         def done(i, result):
-            if all(r is None for r in results):  # the first result: check the names early
+            nonlocal checked
+            failed = bool(result["stats"].get("failure"))
+            if not failed and not checked:  # the first result: check the names
                 _check_observables(observables, result, pts[i])
+                checked = True
             results[i] = result
-            if cache is not None:
+            if cache is not None and not failed:
                 cache.store(keys[i], result)
             bar.advance()
 
@@ -261,6 +295,7 @@ def _provenance(case, ev, grid, observables, computed, seconds) -> dict:
     meta = {"grid": {k: list(v) for k, v in grid.items()}, "observables": observables,
             "points": int(np.prod([len(v) for v in grid.values()])), "computed_points": computed,
             "seconds": seconds, "versions": ev.versions}
+    ev = getattr(ev, "evaluator", ev)
     if isinstance(ev, CasePoint):
         meta.update(case=case.name, reference=case.reference, law=ev.law, params=ev.params,
                     solver=ev.solver, options=ev.options, t_end=ev.t_end, scheme=ev.scheme, dt=ev.dt,
@@ -268,98 +303,3 @@ def _provenance(case, ev, grid, observables, computed, seconds) -> dict:
     else:
         meta["function"] = f"{getattr(case, '__module__', '')}.{getattr(case, '__qualname__', repr(case))}"
     return meta
-
-
-def _unit(case, ev, name):
-    if not isinstance(ev, CasePoint):
-        return None
-    if name in getattr(case, "units", {}):
-        return case.units[name]
-    if name == "dt":
-        return case.unit_of("t")
-    for lw in ([ev.law] if ev.law else case.laws):
-        model = case.model(lw)
-        if name in model.param_names and model.param(name).unit:
-            return model.param(name).unit
-    return None
-
-
-def to_dataset(case, ev, grid, observables, results, meta):
-    """The Dataset of a finished sweep (see :func:`sweep`)."""
-    import xarray as xr
-
-    shape = tuple(len(v) for v in grid.values())
-    dims = list(grid)
-    names = {}  # variable -> (section, key)
-    for o in observables:
-        names[o] = ("observables", o)
-    for o in observables:
-        if any(o in r["estimate"] for r in results):
-            names[f"error_estimate_{o}"] = ("estimate", o)
-    for r in results:
-        for k in r["stats"]:
-            names.setdefault(k, ("stats", k))
-    data = {}
-    for var, (section, key) in names.items():
-        vals = [r[section].get(key) for r in results]
-        if all(isinstance(v, str) or v is None for v in vals):
-            arr = np.array(["" if v is None else v for v in vals], dtype=object)
-        else:
-            arr = np.array([math.nan if v is None else v for v in vals], dtype=float)
-            if section == "stats" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)) \
-                    and key not in ("rtol", "atol"):
-                arr = arr.astype(np.int64)
-        attrs = {}
-        unit = _unit(case, ev, key) if section != "stats" else None
-        if unit:
-            attrs["units"] = unit
-        data[var] = (dims, arr.reshape(shape), attrs)
-    coords = {}
-    for name, values in grid.items():
-        attrs = {"units": _unit(case, ev, name)} if _unit(case, ev, name) else {}
-        coords[name] = (name, np.array(values, dtype=object if name in ("law", "scheme") else float), attrs)
-    attrs = {k: (v if isinstance(v, str) else json.dumps(v, default=_jsonable)) for k, v in meta.items()}
-    return xr.Dataset(data, coords=coords, attrs=attrs)
-
-
-def _jsonable(o):
-    if isinstance(o, np.generic):
-        return o.item()
-    raise TypeError(f"not JSON serialisable: {type(o)}")
-
-
-def sweep_columns(ds) -> dict:
-    """The tidy table of a sweep Dataset: one row per point (the first axis slowest),
-    the grid columns, then every variable (observables, estimates, statistics)."""
-    dims = list(ds.sizes)
-    mesh = np.meshgrid(*[ds[d].values for d in dims], indexing="ij")
-    cols = {d: m.ravel() for d, m in zip(dims, mesh)}
-    for name, var in ds.data_vars.items():
-        v = var.transpose(*dims).values.ravel()
-        cols[name] = v.astype(object) if v.dtype.kind in "iuO" else v
-    return cols
-
-
-def write_sweep(ds, out_dir: str) -> list:
-    """Write ``sweep.csv`` (tidy), ``sweep.nc`` (netCDF-4) and ``sweep.json``
-    (strict JSON: provenance, columns, units) into ``out_dir``, all or nothing."""
-    paths = [os.path.join(out_dir, n) for n in ("sweep.csv", "sweep.nc", "sweep.json")]
-    cols = sweep_columns(ds)
-    meta = {k: _loads(v) for k, v in ds.attrs.items()}
-    meta["columns"] = list(cols)
-    meta["units"] = {n: ds[n].attrs["units"] for n in list(ds.coords) + list(ds.data_vars)
-                     if "units" in ds[n].attrs}
-    with atomic_files(*paths) as (t_csv, t_nc, t_json):
-        with open(t_csv, "w") as f:
-            f.write(csv_text(cols))
-        ds.to_netcdf(t_nc, engine="netcdf4", format="NETCDF4")
-        with open(t_json, "w") as f:
-            f.write(json_text(meta))
-    return paths
-
-
-def _loads(v):
-    try:
-        return json.loads(v)
-    except (TypeError, ValueError):
-        return v
