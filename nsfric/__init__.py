@@ -12,7 +12,8 @@ The public API, by layer (``import nsfric`` is all a user needs):
   of a kinematics with a normal and a tangential law; :func:`derive` its numerics;
 * reference solvers: :func:`get_solver` on a :class:`Problem` gives a :class:`Solution`;
   :class:`ZenoError` when events accumulate;
-* discrete schemes and studies: :func:`simulate`, :func:`converge`;
+* discrete schemes and studies: :func:`simulate`, :func:`converge`, :func:`sweep`
+  (parameter sweeps, locally or on a Dask cluster);
 * cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`.
 
 Registries (name -> object, pluggable): ``TANGENTIAL_LAWS``, ``NORMAL_LAWS`` (law
@@ -27,7 +28,7 @@ from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, Branch, HybridModel, Kinema
                        coulomb_static, couple, cundall_strack, d_sds, derive, get_law, linear_spring_dashpot,
                        register_law, registered_laws)
 from .solvers import REFERENCE_SOLVERS, Problem, Solution, ZenoError, get_solver
-from .cases import CASES, Case, converge, get_case, register_case, simulate
+from .cases import CASES, Case, converge, get_case, register_case, simulate, sweep
 from .schemes import SCHEMES
 
 #: names that are data, documented in the module docstring above
@@ -42,7 +43,7 @@ __all__ = [
     # reference solvers
     "get_solver", "REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError",
     # schemes and studies
-    "simulate", "converge", "SCHEMES",
+    "simulate", "converge", "sweep", "SCHEMES",
     # cases
     "Case", "register_case", "get_case", "CASES",
     "__version__",

@@ -76,6 +76,13 @@ def sample_count(samples) -> int:
     return int(samples)
 
 
+def _restore_case(cls, state):
+    case = cls.__new__(cls)
+    case.__dict__.update(state)
+    case._models = {}
+    return case
+
+
 class Case:
     """A published system: mechanics x law(s) x parameters x initial state.
 
@@ -112,6 +119,14 @@ class Case:
 
     def __init__(self):
         self._models = {}
+
+    def __reduce__(self):
+        """Pickle a registered case by its name (a worker process resolves it from its own
+        registry, with its own cached models); any other case by its class and state,
+        without the built models."""
+        if CASES.get(self.name) is self:
+            return get_case, (self.name,)
+        return _restore_case, (type(self), {k: v for k, v in self.__dict__.items() if k != "_models"})
 
     def unit_of(self, quantity: str) -> str:
         return self.units.get(quantity, self.unit)
@@ -267,3 +282,33 @@ def converge(case, law=None, schemes=("euler",), **options):
     from ..study.convergence import converge as _converge
 
     return _converge(_case(case), law, schemes, **options)
+
+
+def sweep(case, law=None, grid=None, observables=None, **options):
+    """Parameter sweep of a case's observables over a grid, locally or on a Dask cluster.
+
+    Parameters
+    ----------
+    case : str or Case
+        A registered case name or a case object (or a point function).
+    law : str, optional
+        The case's law (default: its ``default_law``), or sweep ``"law"`` as a grid axis.
+    grid : dict ``{name: values}``
+        Grid axes: model parameters, ``law``, ``scheme``, ``dt``.
+    observables : list of str
+        Names of the case's ``summary`` observables (e.g. ``e_n``), or ``error`` for
+        discrete runs.
+    **options
+        ``params``, ``solver``, ``options``, ``t_end``, ``estimate``, ``scheme``, ``dt``,
+        ``executor``, ``jobs``, ``chunksize``, ``retries``, ``cache_dir``, ``force``,
+        ``progress`` (see :func:`nsfric.study.sweep.sweep`).
+
+    Returns
+    -------
+    xarray.Dataset
+        The observables on the grid's labelled dimensions, with error estimates, solver
+        statistics and provenance; ``.to_dataframe()`` for a table.
+    """
+    from ..study.sweep import sweep as _sweep
+
+    return _sweep(_case(case), law, grid, observables, **options)

@@ -74,7 +74,8 @@ class NormalImpact(Case):
     t_end = 2e-5
     initial = {"xi": "xi0", "v": "v_i"}
     unit = "s"
-    units = {"xi": "m", "xi_max": "m", "v": "m/s", "F": "N", "F_n": "N", "E_kin": "J", "E_el": "J"}
+    units = {"xi": "m", "xi_max": "m", "v": "m/s", "F": "N", "F_n": "N", "E_kin": "J", "E_el": "J",
+             "e_n": "1", "t_n": "s"}
 
     def build(self, law: str):
         return systems.normal_impact(law)

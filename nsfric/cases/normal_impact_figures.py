@@ -3,7 +3,7 @@ speed ``v_n^i`` for the linear spring-dashpot (eq 2), Hertz with linear damping 
 Kuwabara-Kono (eq 9) and Walton-Braun (eq 10), and the Hertz collision time (eq 7).
 
 Every point is an exact (event-driven) reference impact (:meth:`NormalImpact.restitution`,
-contact ending at zero overlap).  Drawn beside them, from the symbolic layer
+contact ending at zero overlap), computed by one parameter sweep (:func:`nsfric.sweep`).  Drawn beside them, from the symbolic layer
 (:data:`~nsfric.cases.normal_impact.CLOSED_FORMS`): eqs 3-4 for the linear dashpot, the
 Walton-Braun ``e_n = (s v (m_eff/k_1)^(1/2) + 1)^(-1/2)``, and eq 7 with its exact
 constant ``3.2181...`` against the reference Hertz ``t_n`` in panel (b).
@@ -18,6 +18,7 @@ import numpy as np
 
 from ..io import versions, write_csv_with_sidecar
 from ..plotting import figure, save
+from ..study.sweep import sweep
 from .normal_impact import closed_form
 
 #: the laws of the paper's Fig 2, with its markers
@@ -26,20 +27,25 @@ FIG2_LAWS = {"linear-dashpot": "o", "hertz-damped": "s", "kuwabara-kono": "D", "
 FIG2_SPEEDS = np.logspace(-2, 2, 33)
 
 
-def fig2_data(case, speeds=FIG2_SPEEDS, progress=None) -> dict:
+def fig2_data(case, speeds=FIG2_SPEEDS, progress=None, **sweep_options) -> dict:
     """Columns of Fig 2: ``v_n``, the reference ``e_n`` of every law of :data:`FIG2_LAWS`,
     the closed forms (linear dashpot eq 3, Walton-Braun), and the Hertz ``t_n``: reference
-    and eq 7 with the exact constant."""
+    and eq 7 with the exact constant.
+
+    The references are one :func:`~nsfric.study.sweep.sweep` over law x ``v_i``
+    (``sweep_options``: ``executor``, ``jobs``, ``cache_dir``, ... go to it)."""
     speeds = np.asarray(speeds, dtype=float)
+    laws = list(FIG2_LAWS) + ["hertz"]
+    if progress:
+        progress(f"{case.name}: Fig 2, {len(laws)} laws x {len(speeds)} speeds")
+    ds = sweep(case, grid={"law": laws, "v_i": speeds}, observables=["e_n", "t_n"], estimate=False,
+               **sweep_options)
+    if ds.e_n.isnull().any() or ds.t_n.isnull().any():
+        raise ValueError("Fig 2: a contact did not end before t_end")
     cols = {"v_n": speeds}
-    for law in list(FIG2_LAWS) + ["hertz"]:
-        if progress:
-            progress(f"{case.name}: Fig 2, {law}")
-        obs = [case.restitution(case.reference_solution(law, params={"v_i": v}, samples=2), law) for v in speeds]
-        if law == "hertz":
-            cols["t_n hertz"] = np.array([o["t_n"] for o in obs])
-        else:
-            cols[f"e_n {law}"] = np.array([o["e_n"] for o in obs])
+    for law in FIG2_LAWS:
+        cols[f"e_n {law}"] = ds.e_n.sel(law=law).values
+    cols["t_n hertz"] = ds.t_n.sel(law="hertz").values
     ld = {**case.bind("linear-dashpot"), "v_i": speeds}
     cols["e_n linear-dashpot eq 3"] = np.full_like(speeds, closed_form("linear-dashpot e_n", ld))
     cols["e_n walton-braun closed form"] = closed_form("walton-braun e_n", {**case.bind("walton-braun"), "v_i": speeds})

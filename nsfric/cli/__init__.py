@@ -2,7 +2,8 @@
 
 ``list`` cases, laws and solvers; ``reference`` writes an exact reference trajectory
 (CSV + JSON sidecar); ``run`` reproduces a case's figures; ``check`` runs the symbolic
-derivation checks; ``report`` gathers everything in one HTML page.  Bad input gives a one-line message and exit code 2; nothing is
+derivation checks; ``report`` gathers everything in one HTML page; ``sweep`` runs a
+parameter sweep (``nsfric.cli.sweep``).  Bad input gives a one-line message and exit code 2; nothing is
 written.
 """
 from __future__ import annotations
@@ -202,8 +203,9 @@ def build_parser():
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.set_defaults(func=cmd_report)
 
-    from . import study
+    from . import study, sweep
     study.register(sub)
+    sweep.register(sub)
     return p
 
 

@@ -1,7 +1,10 @@
 """Studies over problems: convergence (error against step, observed order with its
-uncertainty) and work-precision; see :func:`converge`."""
+uncertainty) and work-precision, see :func:`converge`; parameter sweeps over a grid,
+see :func:`sweep`."""
 from .convergence import (ConvergenceResult, OrderFit, converge, default_ladder, discrete_errors,
                           fit_order, reference_for, run_one)
+from .results import write_sweep
+from .sweep import sweep
 
 __all__ = ["ConvergenceResult", "OrderFit", "converge", "default_ladder", "discrete_errors",
-           "fit_order", "reference_for", "run_one"]
+           "fit_order", "reference_for", "run_one", "sweep", "write_sweep"]

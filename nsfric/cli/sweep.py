@@ -1,0 +1,123 @@
+"""``nsfric sweep``: a parameter sweep of a case's observables, locally or on Dask.
+
+``nsfric sweep CASE [--law L] --grid NAME=VALUES [--grid ...] [--param NAME=VALUE]
+--observable NAME [--observable ...] --out DIR`` writes ``sweep.csv`` (one row per
+point), ``sweep.nc`` (the labelled Dataset) and ``sweep.json`` (provenance).  ``VALUES``
+is ``V1,V2,...``, ``START:STOP:NUM`` or ``logspace:A:B:NUM`` (:mod:`nsfric.study.grid`).
+Where the points run: here (default), ``--jobs N`` local processes, ``--dask-local N``
+a Dask ``LocalCluster`` of N single-threaded worker processes, ``--scheduler ADDRESS``
+an existing Dask cluster.  Points are cached by content hash (``--cache DIR``, default
+``$NSFRIC_CACHE`` or ``~/.cache/nsfric/sweep``), so an interrupted sweep resumes;
+``--force`` recomputes.  Bad input: one line on stderr, exit code 2, nothing written.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+
+
+def default_cache() -> str:
+    """``$NSFRIC_CACHE``, else ``$XDG_CACHE_HOME/nsfric/sweep`` (``~/.cache/...``)."""
+    if os.environ.get("NSFRIC_CACHE"):
+        return os.environ["NSFRIC_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "nsfric", "sweep")
+
+
+@contextlib.contextmanager
+def dask_client(args):
+    """A ``distributed.Client`` for ``--dask-local N`` or ``--scheduler ADDRESS``, else None."""
+    if not (args.dask_local or args.scheduler):
+        yield None
+        return
+    from distributed import Client, LocalCluster
+
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # stderr keeps the one-line contract
+    with contextlib.ExitStack() as stack:
+        if args.dask_local:
+            cluster = stack.enter_context(LocalCluster(n_workers=args.dask_local, threads_per_worker=1,
+                                                       processes=True, dashboard_address=None,
+                                                       silence_logs=logging.CRITICAL))
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(args.scheduler, timeout=args.connect_timeout))
+            except OSError as e:
+                from ._common import UsageError
+
+                raise UsageError(f"--scheduler {args.scheduler}: cannot connect ({e})") from None
+        yield client
+
+
+def cmd_sweep(args):
+    from ..cases import get_case, sweep
+    from ..io import check_output_path, staged_dir
+    from ..study.grid import parse_grid
+    from ..study.results import write_sweep
+    from ._common import UsageError, parse_params
+
+    case = get_case(args.case)
+    grid = parse_grid(args.grid)
+    params = parse_params(args.param)
+    check_output_path(args.out, "--out", "dir")
+    if sum(bool(x) for x in (args.jobs and args.jobs > 1, args.dask_local, args.scheduler)) > 1:
+        raise UsageError("give one of --jobs, --dask-local, --scheduler")
+    dup = sorted({v for v in args.observable if args.observable.count(v) > 1})
+    if dup:
+        raise UsageError(f"--observable given more than once: {', '.join(dup)}")
+    options = {k: getattr(args, k) for k in ("rtol", "atol") if getattr(args, k) is not None}
+    cache = None if args.no_cache else (args.cache or default_cache())
+    progress = True if (args.progress or sys.stderr.isatty()) else None
+    with dask_client(args) as client:
+        ds = sweep(case, args.law, grid, args.observable, params=params, solver=args.solver,
+                   options=options, t_end=args.t_end, estimate=not args.no_estimate, scheme=args.scheme,
+                   dt=args.dt, executor=client, jobs=args.jobs, chunksize=args.chunksize,
+                   cache_dir=cache, force=args.force, progress=progress,
+                   on_failure="record" if args.keep_going else "raise")
+    with staged_dir(args.out) as stage:
+        paths = write_sweep(ds, stage)
+    failed = int((ds["failure"] != "").sum()) if "failure" in ds else 0
+    print(f"{case.name}: {ds.attrs['points']} points ({ds.attrs['computed_points']} computed, the rest "
+          f"from the cache) in {float(ds.attrs['seconds']):.1f} s" + (f"; {failed} failed" if failed else ""))
+    for p in paths:
+        print(os.path.join(args.out, os.path.relpath(p, stage)))
+    return 0
+
+
+def register(sub):
+    """Add ``sweep`` to the ``nsfric`` parser."""
+    from ._common import _count, _positive
+
+    s = sub.add_parser("sweep", help="parameter sweep of a case's observables (CSV, netCDF), local or Dask")
+    s.add_argument("case")
+    s.add_argument("--law", help="law (default: the case's; or sweep it: --grid law=A,B)")
+    s.add_argument("--grid", action="append", required=True, metavar="NAME=VALUES",
+                   help="grid axis (repeatable): V1,V2,... | START:STOP:NUM | logspace:A:B:NUM (10**A..10**B)")
+    s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter")
+    s.add_argument("--observable", action="append", required=True, metavar="NAME",
+                   help="a summary observable of the case (e.g. e_n), or error for discrete runs")
+    s.add_argument("--scheme", help="discrete scheme of every point (or --grid scheme=...)")
+    s.add_argument("--dt", type=_positive("--dt"), help="step of every point (or --grid dt=...)")
+    s.add_argument("--solver", help="reference solver (default filippov; auto for discrete runs)")
+    s.add_argument("--rtol", type=_positive("--rtol"))
+    s.add_argument("--atol", type=_positive("--atol"))
+    s.add_argument("--t-end", type=_positive("--t-end"))
+    s.add_argument("--no-estimate", action="store_true",
+                   help="skip the error estimate (a second solve at 100x looser tolerances)")
+    s.add_argument("--jobs", type=_count("--jobs", lo=1), default=1, help="local worker processes")
+    s.add_argument("--dask-local", type=_count("--dask-local", lo=1), metavar="N",
+                   help="start a Dask LocalCluster of N worker processes")
+    s.add_argument("--scheduler", metavar="ADDRESS", help="connect to a Dask scheduler, e.g. tcp://host:8786")
+    s.add_argument("--connect-timeout", type=_positive("--connect-timeout"), default=10.0, metavar="S")
+    s.add_argument("--chunksize", type=_count("--chunksize", lo=1), help="points per task")
+    s.add_argument("--cache", metavar="DIR", help="point cache (default $NSFRIC_CACHE or ~/.cache/nsfric/sweep)")
+    s.add_argument("--no-cache", action="store_true", help="neither read nor write the point cache")
+    s.add_argument("--force", action="store_true", help="recompute every point (and refresh the cache)")
+    s.add_argument("--keep-going", action="store_true",
+                   help="a point whose solver fails gets NaN and its reason in the failure column")
+    s.add_argument("--progress", action="store_true", help="progress bar on stderr even when it is not a terminal")
+    s.add_argument("--out", required=True, metavar="DIR")
+    s.set_defaults(func=cmd_sweep)
+    return sub

@@ -1,0 +1,122 @@
+"""Running the points of a sweep: in this process, in local worker processes, or on any
+:class:`concurrent.futures.Executor` -- a Dask ``distributed.Client`` included (its
+:meth:`~distributed.Client.get_executor`, with task retries).
+
+Every point is one task; tasks are sent in chunks of ``chunksize`` points (one
+submission each) to keep the per-task overhead of a cluster small.  Results come back
+in any order and are put in place by index, so the result never depends on the
+executor.  A Dask task whose worker dies is rescheduled by the scheduler on another
+worker; one that raises is retried ``retries`` times.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import sys
+
+
+def _run_chunk(fn, chunk):
+    """Evaluate ``fn`` at every point of ``chunk`` (a list of ``(index, point)``)."""
+    return [(i, fn(p)) for i, p in chunk]
+
+
+def _workers(executor, jobs) -> int:
+    if executor is None:
+        return max(int(jobs or 1), 1)
+    client = getattr(executor, "_client", None)  # a distributed ClientExecutor
+    if client is not None:
+        try:
+            return max(sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()), 1)
+        except (OSError, KeyError):  # pragma: no cover - scheduler unreachable: submission fails
+            return 1
+    return max(int(getattr(executor, "_max_workers", 0) or 4), 1)
+
+
+def as_executor(executor, retries: int = 2):
+    """A :class:`concurrent.futures.Executor` for ``executor``: itself, or the executor
+    of a Dask ``distributed.Client`` (impure tasks, ``retries`` retries)."""
+    if executor is None or isinstance(executor, cf.Executor):
+        return executor
+    if hasattr(executor, "get_executor") and hasattr(executor, "scheduler_info"):
+        return executor.get_executor(pure=False, retries=int(retries))
+    raise ValueError(f"executor must be a concurrent.futures.Executor or a distributed.Client, got {executor!r}")
+
+
+def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retries=2):
+    """Evaluate ``fn`` at each ``(index, point)`` of ``todo``; call ``on_result(index,
+    result)`` as results arrive (in the calling thread).
+
+    ``executor`` None with ``jobs`` 1: here, in order; ``jobs`` > 1: a pool of local
+    processes (forked where the platform allows, so workers inherit built models).
+    """
+    if not todo:
+        return
+    executor = as_executor(executor, retries)
+    if executor is None and (jobs or 1) <= 1:
+        for i, p in todo:
+            on_result(i, fn(p))
+        return
+    n_workers = _workers(executor, jobs)
+    if chunksize is None:
+        chunksize = max(1, math.ceil(len(todo) / (4 * n_workers)))
+    elif not (isinstance(chunksize, int) and chunksize >= 1):
+        raise ValueError(f"chunksize must be an integer >= 1, got {chunksize!r}")
+    chunks = [todo[k:k + chunksize] for k in range(0, len(todo), chunksize)]
+    own = executor is None
+    if own:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+        executor = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx)
+    futures = []
+    try:
+        futures = [executor.submit(_run_chunk, fn, c) for c in chunks]
+        for fut in cf.as_completed(futures):
+            for i, result in fut.result():
+                on_result(i, result)
+    finally:
+        for fut in futures:
+            fut.cancel()
+        if own:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+class Progress:
+    """Progress over the points: ``progress`` None/False (silent), True (on a terminal a
+    rich bar on stderr, erased when done so that an error message stays one line;
+    elsewhere a plain line ``LABEL: DONE/TOTAL points`` at every tenth) or a callable
+    ``(done, total)``."""
+
+    def __init__(self, progress, total: int, label: str = "sweep"):
+        self.total, self.done, self.label = total, 0, label
+        self.callback = progress if callable(progress) else None
+        self.bar = None
+        self.plain = progress is True and not sys.stderr.isatty()
+        if progress is True and not self.plain:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
+                                       TimeRemainingColumn)
+
+            self.bar = Bar(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                           console=Console(file=sys.stderr), transient=True)
+            self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self):
+        if self.bar is not None:
+            self.bar.start()
+        return self
+
+    def advance(self, n: int = 1):
+        self.done += n
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+        if self.callback is not None:
+            self.callback(self.done, self.total)
+        step = max(self.total // 10, 1)
+        if self.plain and n and (self.done // step != (self.done - n) // step or self.done == self.total):
+            print(f"{self.label}: {self.done}/{self.total} points", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
