@@ -27,7 +27,7 @@ from .reference import reference_meta
 #: t_0/t_n of the figure
 RATIOS = np.logspace(-3, 2, 16)
 #: column lengths drawn (the default N = 10 among them)
-FIGURE_N = (2, 5, N_DEFAULT)
+FIGURE_N = (2, 5, N_DEFAULT, 20)
 
 
 def spacing(case, ratio: float, params: dict | None = None) -> float:
@@ -36,9 +36,11 @@ def spacing(case, ratio: float, params: dict | None = None) -> float:
     return float(ratio * binary_collision(values)["t_n"] * values["v_0"])
 
 
-def detachment_data(case, ratios=RATIOS, Ns=FIGURE_N, progress=None) -> dict:
-    """Columns ``t0_over_tn`` and, per ``N``, ``e_tot N=<N>`` and ``events N=<N>``."""
-    ratios = np.asarray(ratios, dtype=float)
+def detachment_data(case, ratios=None, Ns=None, progress=None) -> dict:
+    """Columns ``t0_over_tn`` and, per ``N``, ``e_tot N=<N>`` and ``events N=<N>``
+    (default: :data:`RATIOS`, :data:`FIGURE_N`)."""
+    ratios = np.asarray(RATIOS if ratios is None else ratios, dtype=float)
+    Ns = FIGURE_N if Ns is None else Ns
     cols = {"t0_over_tn": ratios}
     for N in Ns:
         if progress:
@@ -55,7 +57,7 @@ def detachment_data(case, ratios=RATIOS, Ns=FIGURE_N, progress=None) -> dict:
     return cols
 
 
-def plot_detachment(cols, values, path, Ns=FIGURE_N):
+def plot_detachment(cols, values, path, Ns):
     """``e_tot`` against ``t_0/t_n`` (log axis), one curve per ``N``; ``e_n``, ``e_wall``
     and ``t_0/t_n = 1/N`` marked."""
     fig, axes = figure(1, 1, figsize=(7.5, 4.6))
@@ -112,5 +114,5 @@ def run(case, out_dir, progress=None) -> dict:
             "spacing": "s_0 = (t0/tn) t_n v_0", "solver": "contacts (exact modal flows, every contact a "
             "switching surface)", "versions": versions()}
     written += [csv, write_csv_with_sidecar(csv, cols, meta)]
-    written.append(plot_detachment(cols, values, os.path.join(out_dir, "detachment.png")))
+    written.append(plot_detachment(cols, values, os.path.join(out_dir, "detachment.png"), FIGURE_N))
     return {"written": written}

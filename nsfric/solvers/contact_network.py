@@ -242,18 +242,25 @@ class ContactNetworkSolver:
         def G(s, j):
             return sign[j] * float(C[j] @ flow(np.array([s]), y)[:, 0] + c[j])
 
+        noise = 256 * np.finfo(float).eps * (1.0 + float(np.max(np.abs(y[:len(y) // 2]))))
         out = {}
         for j in hits:
             lo, hi = a, b
-            if not (G(lo, j) < 0 <= G(hi, j)):
+            g_lo, g_hi = G(lo, j), G(hi, j)
+            if not (g_lo < 0 <= g_hi) or (a == 0.0 and g_hi < noise):
                 grid = np.linspace(a, b, 65)
                 if a == 0.0:  # a contact leaving its surface at the start and returning
                     grid = np.concatenate([b * 0.5 ** np.arange(60, 6, -1), grid[1:]])
-                vals = sign[j] * (C[j] @ flow(grid, y) + c[j])
-                idx = np.nonzero((vals[:-1] < 0) & (vals[1:] >= 0))[0]
-                if not len(idx):
+                vals = np.array([G(s, j) for s in grid])
+                # from the start, only a return beyond rounding counts
+                beyond = np.nonzero(vals >= (noise if a == 0.0 else 0.0))[0]
+                neg = np.nonzero(vals < 0)[0]
+                if not len(beyond) or not len(neg) or neg[0] > beyond[-1]:
                     continue
-                lo, hi = grid[idx[0]], grid[idx[0] + 1]
+                first = beyond[beyond > neg[0]][0]
+                i0 = neg[neg < first][-1]
+                i1 = i0 + 1 + int(np.argmax(vals[i0 + 1:first + 1] >= 0))
+                lo, hi = grid[i1 - 1], grid[i1]
             out[int(j)] = brentq(lambda s: G(s, j), lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps)
             stats["nroots"] += 1
         return out
