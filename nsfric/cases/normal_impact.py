@@ -147,10 +147,13 @@ class NormalImpact(Case):
                 "t_n": float(closed_form("linear-dashpot t_n", values))}
 
     def run(self, out_dir: str, progress=None) -> dict:
-        """The references of every law (CSV + JSON with ``summary``), their figure, and
-        Fig 2 (``fig2.png``, ``fig2.csv`` + sidecar)."""
+        """The references of every law (CSV + JSON with ``summary``), their figure,
+        Fig 2 (``fig2.png``, ``fig2.csv`` + sidecar) and the discrete schemes' error of
+        ``e_n`` (:mod:`~nsfric.cases.normal_impact_schemes`)."""
         from .normal_impact_figures import write_fig2
+        from .normal_impact_schemes import write_schemes
 
         out = super().run(out_dir, progress)
         out["written"] += write_fig2(self, out_dir, progress)
+        out["written"] += write_schemes(self, out_dir, progress)
         return out
