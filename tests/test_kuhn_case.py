@@ -95,3 +95,25 @@ def test_refinements_table(out):
     assert abs(order[row["all refinements"]] - 2) < 0.1 and abs(order[row["no partial slip (eqs 9-15)"]] - 2) < 0.1
     assert abs(order[row["no direction change (eqs 16-21)"]] - 1) < 0.1
     assert abs(order[row["none (add and project)"]] - 1) < 0.1
+
+
+def test_objectivity_csv(out):
+    """objectivity.csv (Fig 6 analogue, a few hundred contacts, 90 deg about x1 in 1000
+    increments): none and projection alone leave the restored stress percent off and do
+    not improve with more increments; projection + twirl is first order (error halves
+    from N/2 to N); the exact incremental rotation recovers the stress to round-off."""
+    cols = read_csv(os.path.join(out, "objectivity.csv"))
+    assert list(cols["adjustment"])[:3] == ["none", "projection", "projection+twirl"]
+    err = dict(zip(cols["adjustment"], np.asarray(cols["stress_error"], float)))
+    ratio = dict(zip(cols["adjustment"], np.asarray(cols["error_ratio"], float)))
+    assert err["none"] > 1e-2 and err["projection"] > 1e-2 and err["projection+rescale"] > 1e-2
+    assert abs(ratio["none"] - 1) < 0.01 and abs(ratio["projection"] - 1) < 0.01
+    assert 1e-6 < err["projection+twirl"] < 1e-3 and abs(ratio["projection+twirl"] - 2) < 0.05
+    assert err["rotate"] < 1e-10
+    with open(os.path.join(out, "objectivity.json")) as f:
+        meta = json.load(f)
+    assert 200 <= meta["contacts"] <= 400
+    back = np.array(meta["stress_restored"]["projection+twirl"])
+    assert np.linalg.norm(back - np.array(meta["stress_original"])) / np.linalg.norm(back) == \
+        pytest.approx(err["projection+twirl"], rel=1e-6)
+    assert os.path.getsize(os.path.join(out, "objectivity.png")) > 10_000
