@@ -243,4 +243,10 @@ def run(case, out_dir: str, progress=None) -> dict:
     from .kuhn_contact_objectivity import write as write_objectivity
 
     written += write_objectivity(out_dir, meta, progress)
+    from .kuhn_contact_orders import write as write_orders
+
+    written += write_orders(out_dir, meta, progress)
+    from .kuhn_contact_table import write as write_table
+
+    written += write_table(out_dir, meta, progress)
     return {"written": written}

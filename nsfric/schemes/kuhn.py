@@ -36,6 +36,7 @@ from ..symbolic import kuhn as K
 from ..symbolic.laws import k_n as _kn
 from ..symbolic.laws import mu as _mu
 from .kuhn_movement import Movement, _v
+from .kuhn_table import TABLE_SIZE, theta_end_from_table
 
 #: frame adjustments of the step: none, eq 22 only, eqs 22-23, eq 22 with the magnitude kept
 #: (LAMMPS' project-and-rescale), the exact incremental rotation (including twist)
@@ -65,6 +66,7 @@ def _formulas():
         "c1": lam((fn, kt, K.dxi_norm, mu), K.c1()),
         "c2": lam((fn, kn, dz), K.c2()),
         "theta_end": th_exact, "theta_end0": th_exact0,
+        "K": lam((K.c_1, K.c_2), K.slip_exponent(False)), "K0": lam((K.c_1,), K.slip_exponent(True)),
         "rate": lam((K.theta, K.alpha, fn, kn, dz, kt, K.dxi_norm, mu), K.theta_rate()),
         "project": lam((*f, *n), K.project(f, n)),
         "twirl": lam((*f, *n, *tp, *tq), K.twirl(f, n, tp, tq)),
@@ -129,9 +131,10 @@ def _slip_fraction(F, f_t, dxi, f_n, dz, c, rules):
     return float(F["eq10"](A, B, C))
 
 
-def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction):
-    """``theta^{t+dt}`` from ``theta^t`` at the slip limit: eq 18 solved exactly, or ODE 16
-    (with eq 17) integrated over ``alpha in [0, 1]``; sign by eq 19."""
+def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction, table_size=TABLE_SIZE):
+    """``theta^{t+dt}`` from ``theta^t`` at the slip limit: eq 18 solved exactly, by the
+    look-up table (:mod:`.kuhn_table`), or ODE 16 (with eq 17) integrated over
+    ``alpha in [0, 1]``; sign by eq 19."""
     if abs(theta_t) <= c.eps:
         return theta_t  # line 34
     if direction == "ode":
@@ -140,6 +143,9 @@ def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction):
         return float(np.sign(theta_t) * sol.y[0, -1])
     c1 = F["c1"](f_n, c.k_t, dxi_norm, c.mu)
     c2 = F["c2"](f_n, c.k_n, dz)
+    if direction == "table":
+        K_slip = F["K0"](c1) if abs(c2) <= c.eps else F["K"](c1, c2)
+        return float(np.sign(theta_t) * theta_end_from_table(abs(theta_t), K_slip, table_size))
     th = F["theta_end0"](abs(theta_t), c1) if abs(c2) <= c.eps else F["theta_end"](abs(theta_t), c1, c2)
     return float(np.sign(theta_t) * th)
 
@@ -196,7 +202,7 @@ def adjust_frame(f, n, dtheta_p, dtheta_q, frame):
 
 def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: KuhnContact, *,
               onset=True, partial_slip=True, direction="exact", frame="projection+twirl",
-              rules="paper"):
+              rules="paper", table_size=TABLE_SIZE):
     """One step of the algorithm of Fig 1 (all refinements on) or of a variant.
 
     Parameters
@@ -210,8 +216,10 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
     onset : bool, fresh-contact fraction ``alpha_o`` (eqs 7-8); off: the whole movement counts
     partial_slip : bool, elastic part before slip ``alpha_s`` (eqs 9-15, clipped to
         ``[0, 1]``); off: slip from ``alpha = 0``
-    direction : ``"exact"`` (eq 18), ``"ode"`` (ODE 16 integrated) or ``"project"`` (add and
-        project onto the final limit, the conventional rule)
+    direction : ``"exact"`` (eq 18), ``"table"`` (eq 18 by the look-up table the paper
+        suggests, ``table_size`` entries, :mod:`nsfric.schemes.kuhn_table`), ``"ode"``
+        (ODE 16 integrated) or ``"project"`` (add and project onto the final limit, the
+        conventional rule)
     frame : one of :data:`FRAMES`; ``"rotate"`` turns ``f_t`` by the pair's rotation
         increment before the step (exact rotation including twist)
     rules : ``"paper"`` (as stated) or ``"corrected"``: ``alpha_s`` at the limit by the
@@ -223,8 +231,8 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
     -------
     StepResult
     """
-    if direction not in ("exact", "ode", "project"):
-        raise ValueError(f"direction must be 'exact', 'ode' or 'project', got {direction!r}")
+    if direction not in ("exact", "table", "ode", "project"):
+        raise ValueError(f"direction must be 'exact', 'table', 'ode' or 'project', got {direction!r}")
     if rules not in ("paper", "corrected"):
         raise ValueError(f"rules must be 'paper' or 'corrected', got {rules!r}")
     if frame not in FRAMES:
@@ -271,7 +279,7 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
             m_f = f_s / fs_norm
             theta_t = float(np.arcsin(np.clip(m_perp @ m_f, -1, 1)) if rules == "paper"
                             else np.arctan2(m_perp @ m_f, m_dxi @ m_f))  # line 32
-            theta_end = _final_angle(F, theta_t, f_n_s, dz, dxi_norm, c, direction)
+            theta_end = _final_angle(F, theta_t, f_n_s, dz, dxi_norm, c, direction, table_size)
             f_end = limit * (np.sin(theta_end) * m_perp + np.cos(theta_end) * m_dxi)  # eqs 20-21
         dW_t = dW_el + float(F["W_slip"](*dxi, *f_s, *f_end))  # line 45
     if frame != "rotate":
