@@ -240,4 +240,13 @@ def run(case, out_dir: str, progress=None) -> dict:
     path = os.path.join(out_dir, "rotation.csv")
     written += [path, write_csv_with_sidecar(path, rotation_table(), {**meta, "N": 1000,
                                                                      "rotation": "90 deg about x1"})]
+    from .kuhn_contact_objectivity import write as write_objectivity
+
+    written += write_objectivity(out_dir, meta, progress)
+    from .kuhn_contact_orders import write as write_orders
+
+    written += write_orders(out_dir, meta, progress)
+    from .kuhn_contact_table import write as write_table
+
+    written += write_table(out_dir, meta, progress)
     return {"written": written}

@@ -23,7 +23,7 @@ All formulas come from :mod:`nsfric.symbolic.kuhn` (lambdified once).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -35,9 +35,12 @@ from ..solution import Solution
 from ..symbolic import kuhn as K
 from ..symbolic.laws import k_n as _kn
 from ..symbolic.laws import mu as _mu
+from .kuhn_movement import Movement, _v
+from .kuhn_table import TABLE_SIZE, theta_end_from_table
 
-#: frame adjustments after the step: none, eq 22 only, eqs 22-23, exact incremental rotation
-FRAMES = ("none", "projection", "projection+twirl", "rotate")
+#: frame adjustments of the step: none, eq 22 only, eqs 22-23, eq 22 with the magnitude kept
+#: (LAMMPS' project-and-rescale), the exact incremental rotation (including twist)
+FRAMES = ("none", "projection", "projection+twirl", "projection+rescale", "rotate")
 COLUMNS = ("f_t1", "f_t2", "f_t3", "f_t_body1", "f_t_body2", "f_t_abs", "f_n", "W_n", "W_t",
            "W_t_rev", "W_t_irrev", "alpha_o", "alpha_s")
 
@@ -63,16 +66,14 @@ def _formulas():
         "c1": lam((fn, kt, K.dxi_norm, mu), K.c1()),
         "c2": lam((fn, kn, dz), K.c2()),
         "theta_end": th_exact, "theta_end0": th_exact0,
+        "K": lam((K.c_1, K.c_2), K.slip_exponent(False)), "K0": lam((K.c_1,), K.slip_exponent(True)),
         "rate": lam((K.theta, K.alpha, fn, kn, dz, kt, K.dxi_norm, mu), K.theta_rate()),
         "project": lam((*f, *n), K.project(f, n)),
         "twirl": lam((*f, *n, *tp, *tq), K.twirl(f, n, tp, tq)),
+        "rescale": lam((*f, *d), K.rescale(f, d)),  # (f_projected, f_before)
         "W_rev": lam((*f, *d, kt), K.elastic_work(f, d, kt)),  # (f_start, f_end)
         "W_slip": lam((*d, *f, *n), K.slip_work(d, f, n)),  # (dxi, f_s, f_end)
     }
-
-
-def _v(x):
-    return np.asarray(x, dtype=float).reshape(3)
 
 
 @dataclass(frozen=True)
@@ -130,9 +131,10 @@ def _slip_fraction(F, f_t, dxi, f_n, dz, c, rules):
     return float(F["eq10"](A, B, C))
 
 
-def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction):
-    """``theta^{t+dt}`` from ``theta^t`` at the slip limit: eq 18 solved exactly, or ODE 16
-    (with eq 17) integrated over ``alpha in [0, 1]``; sign by eq 19."""
+def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction, table_size=TABLE_SIZE):
+    """``theta^{t+dt}`` from ``theta^t`` at the slip limit: eq 18 solved exactly, by the
+    look-up table (:mod:`.kuhn_table`), or ODE 16 (with eq 17) integrated over
+    ``alpha in [0, 1]``; sign by eq 19."""
     if abs(theta_t) <= c.eps:
         return theta_t  # line 34
     if direction == "ode":
@@ -141,22 +143,66 @@ def _final_angle(F, theta_t, f_n, dz, dxi_norm, c, direction):
         return float(np.sign(theta_t) * sol.y[0, -1])
     c1 = F["c1"](f_n, c.k_t, dxi_norm, c.mu)
     c2 = F["c2"](f_n, c.k_n, dz)
+    if direction == "table":
+        K_slip = F["K0"](c1) if abs(c2) <= c.eps else F["K"](c1, c2)
+        return float(np.sign(theta_t) * theta_end_from_table(abs(theta_t), K_slip, table_size))
     th = F["theta_end0"](abs(theta_t), c1) if abs(c2) <= c.eps else F["theta_end"](abs(theta_t), c1, c2)
     return float(np.sign(theta_t) * th)
 
 
-def _adjust(F, f, n, dtheta_p, dtheta_q, frame):
-    """Frame adjustment at the end of the step (Fig 1 lines 48-49)."""
-    if frame in ("projection", "projection+twirl"):
-        f = _v(F["project"](*f, *n))
+def _cross(a, b):
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
+
+
+def _vec(out):
+    """A lambdified SymPy 3-vector evaluated on scalars or (M,) arrays -> (3,) or (M, 3)."""
+    return np.asarray(out, dtype=float)[:, 0].T
+
+
+def adjust_frame(f, n, dtheta_p, dtheta_q, frame):
+    """A frame adjustment of the tangential force (Fig 1 lines 48-49), for one contact or
+    vectorised over many.
+
+    Parameters
+    ----------
+    f : (3,) or (M, 3) tangential force(s)
+    n : (3,) or (M, 3) unit normal(s) at the end of the step
+    dtheta_p, dtheta_q : (3,) or (M, 3) the particles' rotation increments
+    frame : one of :data:`FRAMES`: ``"none"``; ``"projection"`` (eq 22);
+        ``"projection+twirl"`` (eqs 22-23); ``"projection+rescale"`` (eq 22, then the
+        magnitude before it restored, :func:`nsfric.symbolic.kuhn.rescale`); ``"rotate"``
+        (``f`` turned by the rotation vector ``(dtheta_p + dtheta_q)/2``, exactly)
+
+    Returns
+    -------
+    ndarray, the shape of ``f``
+    """
+    if frame not in FRAMES:
+        raise ValueError(f"frame must be one of {FRAMES}, got {frame!r}")
+    F = _formulas()
+    f = np.asarray(f, dtype=float)
+    if f.shape[-1:] != (3,) or f.ndim > 2:
+        raise ValueError(f"f must have the shape (3,) or (M, 3), got {f.shape}")
+    if frame == "rotate":
+        spin = (np.asarray(dtheta_p, dtype=float) + np.asarray(dtheta_q, dtype=float)) / 2
+        return Rotation.from_rotvec(spin).apply(f) if spin.shape == (3,) else \
+            Rotation.from_rotvec(np.broadcast_to(spin, f.shape)).apply(f)
+    n, p, q = (np.asarray(x, dtype=float).T for x in (n, dtheta_p, dtheta_q))
+    g = f
+    if frame != "none":
+        g = _vec(F["project"](*f.T, *n))
     if frame == "projection+twirl":
-        f = _v(F["twirl"](*f, *n, *dtheta_p, *dtheta_q))
-    return f
+        g = _vec(F["twirl"](*g.T, *n, *p, *q))
+    elif frame == "projection+rescale":
+        with np.errstate(divide="ignore", invalid="ignore"):  # a zero force stays zero
+            scaled = _vec(F["rescale"](*g.T, *f.T))
+        g = np.where((np.linalg.norm(g, axis=-1) > 0)[..., None], scaled, g)
+    return g
 
 
 def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: KuhnContact, *,
               onset=True, partial_slip=True, direction="exact", frame="projection+twirl",
-              rules="paper"):
+              rules="paper", table_size=TABLE_SIZE):
     """One step of the algorithm of Fig 1 (all refinements on) or of a variant.
 
     Parameters
@@ -170,8 +216,10 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
     onset : bool, fresh-contact fraction ``alpha_o`` (eqs 7-8); off: the whole movement counts
     partial_slip : bool, elastic part before slip ``alpha_s`` (eqs 9-15, clipped to
         ``[0, 1]``); off: slip from ``alpha = 0``
-    direction : ``"exact"`` (eq 18), ``"ode"`` (ODE 16 integrated) or ``"project"`` (add and
-        project onto the final limit, the conventional rule)
+    direction : ``"exact"`` (eq 18), ``"table"`` (eq 18 by the look-up table the paper
+        suggests, ``table_size`` entries, :mod:`nsfric.schemes.kuhn_table`), ``"ode"``
+        (ODE 16 integrated) or ``"project"`` (add and project onto the final limit, the
+        conventional rule)
     frame : one of :data:`FRAMES`; ``"rotate"`` turns ``f_t`` by the pair's rotation
         increment before the step (exact rotation including twist)
     rules : ``"paper"`` (as stated) or ``"corrected"``: ``alpha_s`` at the limit by the
@@ -183,8 +231,8 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
     -------
     StepResult
     """
-    if direction not in ("exact", "ode", "project"):
-        raise ValueError(f"direction must be 'exact', 'ode' or 'project', got {direction!r}")
+    if direction not in ("exact", "table", "ode", "project"):
+        raise ValueError(f"direction must be 'exact', 'table', 'ode' or 'project', got {direction!r}")
     if rules not in ("paper", "corrected"):
         raise ValueError(f"rules must be 'paper' or 'corrected', got {rules!r}")
     if frame not in FRAMES:
@@ -193,7 +241,7 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
     f0, dxi, n = _v(f_t), _v(dxi), _v(n)
     dtheta_p, dtheta_q = _v(dtheta_p), _v(dtheta_q)
     if frame == "rotate":
-        f0 = Rotation.from_rotvec((dtheta_p + dtheta_q) / 2).apply(f0)
+        f0 = adjust_frame(f0, n, dtheta_p, dtheta_q, "rotate")
     if zeta_end <= 0:  # lines 4-5
         return StepResult(np.zeros(3), 0.0, 0.0, 0.0, 0.0, 0.0, mode="open")
     dz = zeta_end - zeta_start
@@ -227,14 +275,15 @@ def kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact: Ku
             f_end = limit * f_end / np.linalg.norm(f_end)
         else:
             m_dxi = dxi / dxi_norm
-            m_perp = np.cross(n, m_dxi)  # line 31
+            m_perp = _cross(n, m_dxi)  # line 31
             m_f = f_s / fs_norm
             theta_t = float(np.arcsin(np.clip(m_perp @ m_f, -1, 1)) if rules == "paper"
                             else np.arctan2(m_perp @ m_f, m_dxi @ m_f))  # line 32
-            theta_end = _final_angle(F, theta_t, f_n_s, dz, dxi_norm, c, direction)
+            theta_end = _final_angle(F, theta_t, f_n_s, dz, dxi_norm, c, direction, table_size)
             f_end = limit * (np.sin(theta_end) * m_perp + np.cos(theta_end) * m_dxi)  # eqs 20-21
         dW_t = dW_el + float(F["W_slip"](*dxi, *f_s, *f_end))  # line 45
-    f_end = _adjust(F, f_end, n, dtheta_p, dtheta_q, frame)
+    if frame != "rotate":
+        f_end = adjust_frame(f_end, n, dtheta_p, dtheta_q, frame)
     dW_rev = float(F["W_rev"](*f0, *f_end, c.k_t))  # line 52
     return StepResult(f_end, f_n_end, f_n_end ** 2 / (2 * c.k_n), dW_t, dW_rev, dW_t - dW_rev,
                       alpha_o, alpha_s, mode)
@@ -246,46 +295,6 @@ def conventional_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, con
     circle (eq 2), tangential work by the trapezoid rule; frame adjustment ``frame``."""
     return kuhn_step(f_t, zeta_start, zeta_end, dxi, n, dtheta_p, dtheta_q, contact, onset=False,
                      partial_slip=False, direction="project", frame=frame)
-
-
-# -- prescribed movements ---------------------------------------------------------------------
-@dataclass
-class Movement:
-    """A prescribed contact movement on ``s in [0, 1]`` (see the module docstring).
-
-    ``xi(s)``, ``xi_dot(s)``: (2,) body-frame tangential displacement and its rate;
-    ``zeta(s)``, ``zeta_dot(s)``: overlap and rate; ``axis``, ``angle``: the pair turns
-    rigidly by ``s * angle`` about the unit ``axis`` (space frame); ``f_t0``: (2,) initial
-    tangential force in the body frame; ``body``: (3, 3) initial body -> space rotation.
-    """
-
-    xi: object
-    xi_dot: object
-    zeta: object
-    zeta_dot: object
-    f_t0: tuple = (0.0, 0.0)
-    axis: tuple = (1.0, 0.0, 0.0)
-    angle: float = 0.0
-    body: np.ndarray = field(default_factory=lambda: np.eye(3))
-
-    def R(self, s):
-        """Body -> space rotation at ``s``."""
-        return Rotation.from_rotvec(s * self.angle * _v(self.axis)).as_matrix() @ self.body
-
-    @classmethod
-    def straight(cls, dxi, zeta0=1.0, dzeta=0.0, f_t0=(0.0, 0.0), **kw):
-        """``xi = s dxi``, ``zeta = zeta0 + s dzeta`` (eq 4 over the whole movement)."""
-        d = np.asarray(dxi, float)
-        return cls(lambda s: s * d, lambda s: d, lambda s: zeta0 + s * dzeta, lambda s: dzeta,
-                   tuple(f_t0), **kw)
-
-    @classmethod
-    def circle(cls, radius, zeta0=1.0, dzeta=0.0, turns=1.0, f_t0=(0.0, 0.0), **kw):
-        """``xi = radius (cos 2 pi turns s - 1, sin 2 pi turns s)``, linear overlap."""
-        w = 2 * np.pi * turns
-        return cls(lambda s: radius * np.array([np.cos(w * s) - 1, np.sin(w * s)]),
-                   lambda s: radius * w * np.array([-np.sin(w * s), np.cos(w * s)]),
-                   lambda s: zeta0 + s * dzeta, lambda s: dzeta, tuple(f_t0), **kw)
 
 
 class _Track:
@@ -332,15 +341,16 @@ def run_steps(movement: Movement, contact: KuhnContact, N: int, step=kuhn_step, 
     if not (isinstance(N, (int, np.integer)) and N >= 1):
         raise ValueError(f"N must be an integer >= 1, got {N!r}")
     s = np.linspace(0.0, 1.0, N + 1)
-    R0 = movement.R(0.0)
+    Rs = movement.R(s)
+    dths = Rotation.from_matrix(Rs[1:] @ np.swapaxes(Rs[:-1], 1, 2)).as_rotvec()
+    R0 = Rs[0]
     f = R0 @ np.array([*movement.f_t0, 0.0])
     z0 = movement.zeta(0.0)
     W = np.zeros(4)  # W_n, W_t, W_t_rev, W_t_irrev
     W[0] = contact.k_n * max(z0, 0) ** 2 / 2
     rows, modes = [_row(R0, f, contact.k_n * max(z0, 0), W)], ["start"]
     for k in range(N):
-        Ra, Rb = movement.R(s[k]), movement.R(s[k + 1])
-        dth = Rotation.from_matrix(Rb @ Ra.T).as_rotvec()
+        Rb, dth = Rs[k + 1], dths[k]
         dxi = Rb @ np.array([*(movement.xi(s[k + 1]) - movement.xi(s[k])), 0.0])
         r = step(f, movement.zeta(s[k]), movement.zeta(s[k + 1]), dxi, Rb[:, 2], dth, dth, contact,
                  **options)

@@ -57,9 +57,11 @@ def reference(movement: Movement, contact: KuhnContact, s_eval=None, rtol=1e-12,
         return "slip" if on and slip_rate(s, f) >= -1e-9 * c.k_t * np.linalg.norm(mv.xi_dot(s)) else "elastic"
 
     y = np.array([*mv.f_t0, 0.0, 0.0])
-    s0, segs, events = 0.0, [], 0
+    s0, segs, events, mode = 0.0, [], 0, None
     while s0 < 1.0:
-        mode = mode_at(s0, y[:2])
+        # after a slip -> elastic switch the force is inside-going: elastic, whatever the
+        # round-off of the slip rate there (re-deciding at the switch chatters)
+        mode = "elastic" if mode == "slip" else mode_at(s0, y[:2])
         if mode == "slip":
             y[:2] *= c.mu * fn(s0) / np.linalg.norm(y[:2])
         # a small first step: a segment starting on its switching surface (elastic from the

@@ -151,6 +151,29 @@ def twirl(f, n, dtheta_p, dtheta_q):
     return f - sp.Rational(1, 2) * spin * f.cross(n)
 
 
+def rescale(f_new, f_old):
+    """Project-and-rescale (the history rotation of LAMMPS' granular pair styles): the
+    projected force ``f_new`` scaled back to the magnitude of ``f_old``,
+    ``f_new |f_old|/|f_new|`` (not in the paper; a common alternative to eq 23)."""
+    f_new, f_old = sp.Matrix(f_new), sp.Matrix(f_old)
+    return f_new * sp.sqrt(_dot(f_old, f_old)) / sp.sqrt(_dot(f_new, f_new))
+
+
+def love_weber_dyad(branch, force):
+    """One contact's term of the Love-Weber (Piola) stress, ``l_i f_j``: the stress is
+    ``sigma_ij = (1/V) sum_c l_i^c f_j^c`` over the contacts (branch vector ``l``, contact
+    force ``f = f_n n + f_t``; the summation of section 3, Fig 6)."""
+    return sp.Matrix(branch) * sp.Matrix(force).T
+
+
+def restore_stress(sigma, R):
+    """Eq 24: the stress after a rigid rotation ``R`` restored to the original frame,
+    ``sigma^0 = R^T sigma R`` (``Omega^{-90}`` of eq 24 is the counter-rotation ``R^T``;
+    an objective stress gives back the unrotated one)."""
+    R = sp.Matrix(R)
+    return R.T * sp.Matrix(sigma) * R
+
+
 def elastic_work(f_start, f_end, kt=k_t):
     """Reversible tangential work ``(|f_end|^2 - |f_start|^2)/(2 k_t)`` (Fig 1, line 52)."""
     return (_dot(f_end, f_end) - _dot(f_start, f_start)) / (2 * kt)
@@ -191,6 +214,18 @@ def theta_end_solution(c2_zero: bool = False):
     if sp.simplify(sp.expand_trig(half)) != 0:
         raise ArithmeticError("csc x - cot x != tan(x/2)")
     return 2 * sp.atan(sp.exp(rhs))
+
+
+def slip_exponent(c2_zero: bool = False):
+    """The slip exponent ``K`` of eq 18, ``G(theta_end) = G(theta_t) - K``: read off
+    :func:`theta_relation` (or its ``c_2 = 0`` form) at ``theta_end = theta_t``, where
+    the ``G`` terms cancel -- ``ln|1 + c_2|/(c_1 c_2)``, or ``1/c_1``."""
+    x = sp.Symbol("x", positive=True)
+    relation = theta_relation_c2_zero(x, x) if c2_zero else theta_relation(x, x)
+    K = sp.simplify(relation)
+    if x in K.free_symbols:
+        raise ArithmeticError("eq 18 is not separable as G(theta_end) = G(theta_t) - K")
+    return K
 
 
 def theta_end_numeric():
