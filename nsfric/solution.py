@@ -16,6 +16,11 @@ at the sample times ``sol.t``.
   reset, the later row).  This is nsfric's choice, not the scheme's own continuous
   extension: it is exact at the step points, which is where studies compare.
   Auxiliary stage states are kept optionally (``stages``).
+* A **batched** discrete run (:meth:`Solution.from_batch`) holds ``B`` runs of one
+  scheme on one model with parameters (and initial states) that differ per member:
+  ``sol.y`` has shape ``(n, B, N)``, ``sol["v"]`` shape ``(B, N)``, array-valued
+  ``params`` shape ``(B,)``.  The modes of the rows are found when first asked for;
+  :meth:`Solution.member` gives member ``i`` as an ordinary discrete Solution.
 
 This module is the ground floor: it imports no layer.  Derived quantities come from
 ``model.derived()`` and ``model.param_vector()``.
@@ -130,6 +135,7 @@ class Solution:
     stages : list of ``(t, u, label, row, mode)`` auxiliary stage states of a discrete
         run (empty unless asked): ``label`` numbers the stage within its step (1, 2,
         ...), ``row`` is the row the step starts from
+    batch : int or None, the number of members of a batched run (None: one run)
     """
 
     model: object
@@ -151,6 +157,9 @@ class Solution:
     scheme: str | None = None
     dt: float | None = None
     stages: list = field(default_factory=list)
+    batch: int | None = None
+    #: batched run: the function that finds the modes of its rows (see :meth:`from_batch`)
+    _mode_codes: object = field(default=None, repr=False)
 
     @classmethod
     def from_steps(cls, model, params, t, Y, modes, *, scheme, dt, t_span, events=(), stats=None,
@@ -176,6 +185,70 @@ class Solution:
         return cls(model, dict(params), scheme, segments, events, stats, {"dt": dt},
                    tuple(map(float, t_span)), termination, t, modes, Y, case=case, law=law,
                    scheme=scheme, dt=dt, stages=list(stages))
+
+    @classmethod
+    def from_batch(cls, model, params, t, Y, mode_codes, *, scheme, dt, t_span, stats=None,
+                   termination="reached t_end", steps=None, case=None, law=None) -> "Solution":
+        """A batched discrete run: rows ``t`` (N,), states ``Y`` (n, B, N) of ``B`` members,
+        ``params`` by name (an array (B,) where a value differs per member).
+        ``mode_codes(Y, P) -> (codes, names)`` gives the mode of every row of every member
+        as an index into ``names`` (-1 for a non-finite row), ``P`` the parameter vectors
+        (n_params, B); it is called when the modes are first needed.  ``steps`` (B,): the
+        steps each member completed."""
+        Y = np.asarray(Y, dtype=float)
+        if Y.ndim != 3:
+            raise ValueError(f"a batched run has states of shape (n, B, N), got {Y.shape}")
+        B = Y.shape[1]
+        params = {k: (np.broadcast_to(np.asarray(v, dtype=float), (B,)) if np.ndim(v) else v)
+                  for k, v in params.items()}
+        stats = dict(stats or {})
+        stats.setdefault("nsteps", len(t) - 1)
+        info = {"steps": np.asarray(steps if steps is not None else np.full(B, len(t) - 1))}
+        return cls(model, params, scheme, [], [], stats, {"dt": dt}, tuple(map(float, t_span)),
+                   termination, np.asarray(t, dtype=float), None, Y, info=info, case=case, law=law,
+                   scheme=scheme, dt=dt, batch=B, _mode_codes=mode_codes)
+
+    def param_matrix(self) -> np.ndarray:
+        """Parameter vectors of a batched run, ``(n_params, B)`` in ``model.params`` order."""
+        return np.array([np.broadcast_to(np.asarray(self.params[q.name], dtype=float), (self.batch,))
+                         for q in self.model.params])
+
+    def member_params(self, i: int) -> dict:
+        """The parameter values of member ``i`` of a batched run (floats)."""
+        self._check_member(i)
+        return {k: (float(v[i]) if np.ndim(v) else v) for k, v in self.params.items()}
+
+    def _check_member(self, i):
+        if self.batch is None:
+            raise ValueError("member() needs a batched solution (simulate with array-valued params)")
+        if not (isinstance(i, (int, np.integer)) and -self.batch <= i < self.batch):
+            raise ValueError(f"member index must be an integer in [{-self.batch}, {self.batch}), got {i!r}")
+
+    def member(self, i: int) -> "Solution":
+        """Member ``i`` of a batched run as an ordinary discrete Solution (its rows, modes,
+        segments and derived quantities)."""
+        self._check_member(i)
+        i = int(i) % self.batch
+        Y = np.ascontiguousarray(self._y[:, i, :])
+        steps = int(self.info["steps"][i])
+        term = "reached t_end" if steps == len(self.t) - 1 else \
+            f"diverged at t = {self.t[0] + steps * self.dt:.6g}"
+        stats = {k: v for k, v in self.stats.items() if k in ("nfev", "njev")}
+        if "nfev" in stats:
+            stats["nfev"] = int(stats["nfev"] // self.batch)
+        return Solution.from_steps(self.model, self.member_params(i), self.t, Y, self._member_modes(i),
+                                   scheme=self.scheme, dt=self.dt, t_span=self.t_span, stats=stats,
+                                   termination=term, case=self.case, law=self.law)
+
+    def _codes(self):
+        """``(codes (B, N), names)`` of a batched run, computed once."""
+        if self.sample_modes is None:
+            self.sample_modes = self._mode_codes(self._y, self.param_matrix())
+        return self.sample_modes
+
+    def _member_modes(self, i):
+        codes, names = self._codes()
+        return [names[c] if c >= 0 else None for c in codes[i].tolist()]
 
     # -- sampling ----------------------------------------------------------------
     def resample(self, t_eval):
@@ -206,7 +279,10 @@ class Solution:
 
     @property
     def modes(self) -> list:
-        """The mode of each sample (None for a non-finite row of a discrete run)."""
+        """The mode of each sample (None for a non-finite row of a discrete run); a list
+        per member for a batched run."""
+        if self.batch is not None:
+            return [self._member_modes(i) for i in range(self.batch)]
         return self.sample_modes
 
     @property
@@ -252,6 +328,10 @@ class Solution:
         t = np.asarray(t, dtype=float)
         flat = np.atleast_1d(t)
         self.check_times(flat)
+        if self.batch is not None:  # states (n, B) + t.shape, linear between the rows
+            n = len(self.model.states)
+            out = StepInterpolant(self.t, self._y.reshape(n * self.batch, -1))(flat)
+            return out.reshape((n, self.batch) + t.shape)
         out = np.empty((len(self.model.states), flat.size))
         starts = np.array([s.t0 for s in self.segments])
         idx = np.clip(np.searchsorted(starts, flat, side="right") - 1, 0, len(self.segments) - 1)
@@ -264,6 +344,8 @@ class Solution:
     def span(self) -> tuple:
         """``(first, last)`` time covered by the segments (a discrete run ends on its
         last row, which may lie before the ``t_end`` asked for)."""
+        if self.batch is not None:
+            return (float(self.t[0]), float(self.t[-1]))
         return (self.segments[0].t0, self.segments[-1].t1)
 
     def check_times(self, t):
@@ -278,6 +360,7 @@ class Solution:
                              "a Solution is not extrapolated")
 
     def mode_at(self, t: float) -> str:
+        self._not_batched("mode_at")
         self.check_times(t)
         starts = [s.t0 for s in self.segments]
         i = max(0, int(np.searchsorted(starts, t, side="right")) - 1)
@@ -301,7 +384,12 @@ class Solution:
         return out
 
     def derived(self, name: str, t=None, y=None, modes=None) -> np.ndarray:
-        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
+        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``
+        (a batched run: at its samples only, shape (B, N))."""
+        if self.batch is not None:
+            if t is not None or y is not None:
+                self._not_batched("derived at given times or states")
+            return self._batch_outputs([name])[0]
         if t is not None:
             t = np.atleast_1d(np.asarray(t, dtype=float))
             y = self(t)  # checks the span
@@ -309,6 +397,26 @@ class Solution:
         elif y is None:
             y, modes = self._y, self.sample_modes
         return self._outputs(y, modes, [name])[0]
+
+    def _batch_outputs(self, names) -> np.ndarray:
+        """Derived quantities ``names`` at every row of every member, (len(names), B, N)."""
+        codes, modes = self._codes()
+        d = self.model.derived()
+        P = self.param_matrix()
+        out = np.full((len(names),) + codes.shape, np.nan)
+        for c in np.unique(codes):
+            if c < 0:
+                continue
+            sel = codes == c
+            onames, f = d.outputs(modes[c])
+            vals = f(self._y[:, sel], P[:, np.nonzero(sel)[0]])
+            for k, n in enumerate(names):
+                out[k][sel] = vals[onames.index(n)]
+        return out
+
+    def _not_batched(self, what):
+        if self.batch is not None:
+            raise ValueError(f"{what} is not defined on a batched solution; take sol.member(i)")
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name == "t":
@@ -332,6 +440,7 @@ class Solution:
         """Ordered columns ``t``, states, derived quantities, ``mode``; with ``stages``
         the auxiliary stage rows are interleaved after the step they belong to and a
         ``stage`` column marks them (0 = step row)."""
+        self._not_batched("columns()")
         t, Y, modes, stage = self.t, self._y, list(self.sample_modes), np.zeros(len(self.t), dtype=int)
         if stages and self.stages:
             st, sY, labels, smodes = self.stage_arrays()

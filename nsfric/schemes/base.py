@@ -198,8 +198,17 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     -------
     Solution
         The step points as samples (``sol.t``, ``sol.y``, ``sol.modes``), piecewise
-        linear between them (:meth:`~nsfric.solution.Solution.from_steps`).
+        linear between them (:meth:`~nsfric.solution.Solution.from_steps`).  With
+        array-valued ``params`` (a case, not a Problem): one batched Solution whose
+        states have a leading batch axis (:mod:`nsfric.schemes.batch`).
     """
+    from .batch import batch_size, simulate_batch
+
+    B = None if isinstance(problem, (Problem, str)) else batch_size(params)
+    if B is not None:
+        if stages:
+            raise ValueError("stages are not recorded for a batched run (array-valued params)")
+        return simulate_batch(problem, law, scheme, dt, t_end, params, B, max_steps, max_seconds)
     scheme = get_scheme(scheme)
     if isinstance(problem, str):
         raise TypeError(f"simulate: pass a Problem or a case object, not the name {problem!r} "
