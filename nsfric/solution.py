@@ -232,7 +232,7 @@ class Solution:
         Y = np.ascontiguousarray(self._y[:, i, :])
         steps = int(self.info["steps"][i])
         term = "reached t_end" if steps == len(self.t) - 1 else \
-            f"diverged at t = {self.t[0] + steps * self.dt:.6g}"
+            f"diverged at t = {self.t[0] + (steps - 1) * self.dt + self.dt:.6g}"  # as Scheme.integrate
         stats = {k: v for k, v in self.stats.items() if k in ("nfev", "njev")}
         if "nfev" in stats:
             stats["nfev"] = int(stats["nfev"] // self.batch)

@@ -199,3 +199,26 @@ def test_batch_field_decides_surfaces_member_by_member():
     fld = BatchField(model, P)
     codes = fld.codes(np.array([[0.1, 2.1], [0.0, 0.0]]))
     assert [model.mode_names[c] for c in codes] == ["stick", "slip-"]
+
+
+@pytest.mark.parametrize("case,law,scheme,dt,t_end", [
+    ("sliding-plates", "d-sds", "velocity-verlet", 0.05, 10.0),
+    ("slope-block", "coulomb", "heun", 1e-3, 0.5),  # diverges: NaN rows, evaluations counted as before
+])
+def test_compiled_single_run_is_the_same_run(case, law, scheme, dt, t_end):
+    """``compiled=True`` (what ``converge`` uses): rows, modes, segments, evaluations and
+    termination of the per-step Python run."""
+    from nsfric.schemes import simulate
+
+    prob = nsfric.get_case(case).problem(law, None, t_end)
+    a = simulate(prob, scheme=scheme, dt=dt)
+    b = simulate(prob, scheme=scheme, dt=dt, compiled=True)
+    np.testing.assert_array_equal(a.y, b.y)
+    assert (a.modes, a.n_rhs, a.termination) == (b.modes, b.n_rhs, b.termination)
+    assert [(s.mode, s.t0, s.t1) for s in a.segments] == [(s.mode, s.t0, s.t1) for s in b.segments]
+    from nsfric.schemes.batch import compiled_integrate
+    from nsfric.symbolic.derive import param_vector
+
+    n = int(round(t_end / dt))  # the compiled kernel applies (else simulate ran per step)
+    assert compiled_integrate(prob.model, param_vector(prob.model, prob.params), nsfric.schemes.get_scheme(scheme),
+                              prob.y0, 0.0, dt, n) is not None

@@ -149,18 +149,21 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
     B = U0.shape[1]
     if backend in ("auto", "numba") and not isinstance(scheme, DeltaScheme):
         try:
-            run, n_eval = kernel(model, scheme)
+            run, _ = kernel(model, scheme)
         except (ImportError, Untraceable):
             if backend == "numba":
                 raise
         else:
             status = np.zeros(B, dtype=np.int64)
+            nfev = np.zeros(B, dtype=np.int64)
             for b0 in range(0, B, CHUNK):
                 budget.check()
-                run(U0, P, h, t0, n_steps, Y, status, steps, b0, min(B, b0 + CHUNK))
+                run(U0, P, h, t0, n_steps, Y, status, steps, nfev, b0, min(B, b0 + CHUNK))
             for b in np.nonzero(status)[0]:
-                _copy_member(per_member(int(b)), b, Y, steps)
-            return "numba", n_eval * n_steps * B
+                r = per_member(int(b))
+                nfev[b] = r.stats.get("nfev", 0)
+                _copy_member(r, b, Y, steps)
+            return "numba", int(nfev.sum())
     if backend in ("auto", "numba", "numpy"):
         if isinstance(scheme, DeltaScheme):
             return "numpy", _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps)
@@ -180,6 +183,30 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
         nfev += r.stats.get("nfev", 0)
         _copy_member(r, b, Y, steps)
     return "loop", nfev
+
+
+def compiled_integrate(model, params, scheme, y0, t0, h, n_steps):
+    """One run by the compiled kernel, as :meth:`Scheme.integrate` returns it plus the
+    modes of the rows and ``nfev``; None where the kernel does not apply (no numba, a
+    scheme it cannot trace, a member it cannot finish)."""
+    from .batch_kernel import Untraceable, kernel
+
+    try:
+        run, _ = kernel(model, scheme)
+    except (ImportError, Untraceable):
+        return None
+    P = np.ascontiguousarray(np.asarray(params, dtype=float).reshape(-1, 1))
+    Y = np.empty((len(y0), 1, n_steps + 1))
+    status, steps, nfev = (np.zeros(1, dtype=np.int64) for _ in range(3))
+    run(np.asarray(y0, dtype=float).reshape(-1, 1), P, h, t0, n_steps, Y, status, steps, nfev, 0, 1)
+    if status[0] != 0:
+        return None
+    s = int(steps[0])
+    term = "reached t_end" if s == n_steps else f"diverged at t = {t0 + (s - 1) * h + h:.6g}"
+    codes, names = mode_codes(model, Y, P)
+    modes = [names[c] if c >= 0 else None for c in codes[0].tolist()]
+    return (t0 + h * np.arange(n_steps + 1), Y[:, 0, :],
+            {"events": [], "termination": term, "steps": s, "modes": modes, "nfev": int(nfev[0])})
 
 
 def _copy_member(r, b, Y, steps):

@@ -113,11 +113,14 @@ class Tracer:
         q = [self.var("Q") for _ in range(self.n)]
         args = ", ".join(Sym.code(x) for x in u)
         self.emit(f"{m}, {', '.join(k + q)} = evaluate({args}, {self.params})")
-        self.emit(f"if {m} < 0:")
-        self.emit(f"    if {m} == -1:")
-        self.emit("        dv = True")
-        self.emit("    elif st == 0:")
-        self.emit(f"        st = {m}")
+        # counted as DiscreteField.f counts: not the evaluation that finds a non-finite
+        # state (Diverged), nor any after it in the same step
+        self.emit(f"if {m} == -1:")
+        self.emit("    dv = True")
+        self.emit("elif not dv:")
+        self.emit("    nf += 1")
+        self.emit(f"if {m} < -1 and st == 0:")
+        self.emit(f"    st = {m}")
         return Eval(self.vector(k), Sym(m), self.vector(q))
 
     def apply(self, base, hc, ev: Eval, comps=None):
@@ -217,10 +220,10 @@ def _evaluate_source(c, model) -> list:
     k, q = [f"_k{j}" for j in range(n)], [f"_q{j}" for j in range(n)]
     g = [f"_g{i}" for i in range(nh)]
     lines = ["@njit(cache=True)", f"def evaluate({bl.sig}):"]
-    lines += bl.lines(c.h.exprs, g, "    ")
+    lines += bl.lines(c.h.exprs, g, "    ") if nh else []
     conds = []
     for name, pattern in c.regions:  # DiscreteField.mode: regions, forbidden sides, surfaces
-        conds.append((" and ".join(f"{g[i]} > 0" if sg > 0 else f"{g[i]} < 0" for i, sg in pattern),
+        conds.append((" and ".join(f"{g[i]} > 0" if sg > 0 else f"{g[i]} < 0" for i, sg in pattern) or "True",
                       modes.index(name)))
     for name, i, side in c.forbidden:
         conds.append((f"{g[i]} > 0" if side > 0 else f"{g[i]} < 0", modes.index(name)))
@@ -295,18 +298,18 @@ def _decide_source(c, model, bl, i) -> str:
 def _run_source(n, n_params, start, body) -> str:
     U = [f"U{j}" for j in range(n)]
     ind = " " * 12
-    lines = ["@njit(cache=True)", "def run(u_init, p_all, h, t0, n_steps, y_out, status, steps, b0, b1):",
+    lines = ["@njit(cache=True)", "def run(u_init, p_all, h, t0, n_steps, y_out, status, steps, nfev, b0, b1):",
              "    for b in range(b0, b1):"]
     lines += [f"        P{i} = p_all[{i}, b]" for i in range(n_params)]
     lines += [f"        U{j} = u_init[{j}, b]" for j in range(n)]
     lines += [f"        y_out[{j}, b, 0] = U{j}" for j in range(n)]
-    lines += ["        st = 0", "        dv = False", "        t_ = t0"]
+    lines += ["        st = 0", "        dv = False", "        nf = 0", "        t_ = t0"]
     lines += ["        " + s for s in start]
     lines += ["        if st != 0:", "            status[b] = st", "            continue",
               "        steps[b] = n_steps", "        for i in range(n_steps):",
               f"{ind}t_ = t0 + i * h", f"{ind}dv = False"]
     lines += [ind + s for s in body]
-    lines += [f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    break",
+    lines += [f"{ind}nfev[b] = nf", f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    break",
               f"{ind}if dv:"] + [f"{ind}    N{j} = math.nan" for j in range(n)]
     lines += [f"{ind}{u} = N{j}" for j, u in enumerate(U)]
     lines += [f"{ind}y_out[{j}, b, i + 1] = U{j}" for j in range(n)]
@@ -349,14 +352,22 @@ def _field_module(model, c):
     return mod
 
 
+def _compile_now(run, n, n_params):
+    """Compile ``run`` for the argument types of every call (an empty batch)."""
+    i64 = np.zeros(0, dtype=np.int64)
+    run(np.zeros((n, 0)), np.zeros((n_params, 0)), 1.0, 0.0, 1, np.zeros((n, 0, 2)), i64, i64.copy(),
+        i64.copy(), 0, 0)
+
+
 def kernel(model, scheme):
     """``(run, n_eval)``: the compiled batch loop of ``scheme`` on ``model`` (generated,
     written to the cache directory and compiled once per process; numba's own cache
     makes later processes fast).  Raises :class:`Untraceable` or ImportError (no numba).
 
-    ``run(U0, P, h, t0, n_steps, Y, status, steps, b0, b1)`` steps members ``b0..b1-1``
-    of ``U0`` (n, B) with parameter vectors ``P`` (n_params, B) into ``Y`` (n, B, N);
-    ``status[b] < 0`` marks a member to rerun per member, ``steps[b]`` the steps done.
+    ``run(U0, P, h, t0, n_steps, Y, status, steps, nfev, b0, b1)`` steps members
+    ``b0..b1-1`` of ``U0`` (n, B) with parameter vectors ``P`` (n_params, B) into ``Y``
+    (n, B, N); ``status[b] < 0`` marks a member to rerun per member, ``steps[b]`` the
+    steps done, ``nfev[b]`` the field evaluations (as the per-member run counts them).
     """
     import numba  # noqa: F401  (ImportError: the caller uses the NumPy path)
 
@@ -371,7 +382,12 @@ def kernel(model, scheme):
     field_mod = _field_module(model, c)
     parts = ["import math", "from numba import njit", f"from {field_mod.__name__} import evaluate", "",
              _run_source(c.n, n_params, start, body)]
-    mod = load_source("\n".join(parts), "k" + source_key(model.name, scheme.name)[:8])
+    try:
+        mod = load_source("\n".join(parts), "k" + source_key(model.name, scheme.name)[:8])
+        _compile_now(mod.run, c.n, n_params)
+    except Exception as e:  # code numba cannot compile (e.g. a function it lacks): no kernel
+        raise Untraceable(f"no compiled kernel for {model.name!r}/{scheme.name!r}: {type(e).__name__}: "
+                          f"{str(e).splitlines()[0] if str(e) else ''}") from e
     out = (mod.run, n_eval)
     _KERNELS[key] = (model, out)
     return out
