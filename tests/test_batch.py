@@ -222,3 +222,26 @@ def test_compiled_single_run_is_the_same_run(case, law, scheme, dt, t_end):
     n = int(round(t_end / dt))  # the compiled kernel applies (else simulate ran per step)
     assert compiled_integrate(prob.model, param_vector(prob.model, prob.params), nsfric.schemes.get_scheme(scheme),
                               prob.y0, 0.0, dt, n) is not None
+
+
+def test_a_kernel_that_does_not_compile_falls_back_to_numpy(monkeypatch):
+    """Generated code numba rejects (here: made unparsable) is no crash: the auto path
+    runs the NumPy field, and the failure is remembered for the process."""
+    monkeypatch.setattr(batch_kernel, "_KERNELS", {})
+    monkeypatch.setattr(batch_kernel, "_FIELDS", {})
+    real = batch_kernel.load_source
+    calls = []
+
+    def broken(source, stem="kernel"):
+        calls.append(stem)
+        return real(source + "\ndef broken(:\n", stem)
+    monkeypatch.setattr(batch_kernel, "load_source", broken)
+    case = nsfric.get_case("dry-oscillator")
+    for _ in range(2):
+        sol = simulate_batch(case, "coulomb", "midpoint", 0.05, 2.0, {"x0": np.array([1.0, 2.5])}, 2)
+        assert sol.info["backend"] == "numpy"
+    assert len(calls) == 1
+    with pytest.raises(batch_kernel.Untraceable, match="no compiled kernel"):
+        simulate_batch(case, "coulomb", "midpoint", 0.05, 2.0, {"x0": np.array([1.0, 2.5])}, 2, backend="numba")
+    ref = nsfric.simulate(case, "coulomb", "midpoint", 0.05, 2.0, params={"x0": 2.5})
+    np.testing.assert_array_equal(sol.y[:, 1, :], ref.y)

@@ -29,7 +29,6 @@ import time
 
 import numpy as np
 
-from ..errors import BudgetError
 from ..solution import Solution
 from ..solvers.loop import Budget
 from .field import Diverged, DiscreteField, Eval, _compiled
@@ -137,9 +136,18 @@ def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_
 
 
 def _initial_states(case, law, values, B):
-    """``U0`` (n, B): the case's initial state of each member (its own ``y0``)."""
-    return np.ascontiguousarray(np.array([case.y0(law, member_values(values, i)) for i in range(B)],
-                                         dtype=float).T)
+    """``U0`` (n, B): the case's initial state of each member (its own ``y0``, called once
+    on the arrays where it broadcasts them -- checked on the first member -- else per member)."""
+    n = len(case.model(law).states)
+    try:
+        with np.errstate(all="ignore"):
+            U0 = np.broadcast_to(np.asarray(case.y0(law, values), dtype=float).reshape(n, -1), (n, B))
+        ok = np.array_equal(U0[:, 0], np.asarray(case.y0(law, member_values(values, 0)), dtype=float))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        U0 = np.array([case.y0(law, member_values(values, i)) for i in range(B)], dtype=float).T
+    return np.ascontiguousarray(U0)
 
 
 def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_member):
@@ -367,5 +375,5 @@ def mode_codes(model, Y, P, chunk=256):
     return codes, tuple(model.mode_names)
 
 
-__all__ = ["BACKENDS", "BatchField", "BudgetError", "batch_size", "bind_batch", "mode_codes",
+__all__ = ["BACKENDS", "BatchField", "batch_size", "bind_batch", "compiled_integrate", "mode_codes",
            "simulate_batch"]

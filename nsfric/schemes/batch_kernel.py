@@ -374,20 +374,29 @@ def kernel(model, scheme):
     key = (id(model), scheme.name)
     hit = _KERNELS.get(key)
     if hit is not None and hit[0] is model:
+        if isinstance(hit[1], Untraceable):
+            raise hit[1]  # tried once in this process
         return hit[1]
+    try:
+        out = _build(model, scheme)
+    except Untraceable as e:
+        _KERNELS[key] = (model, e)
+        raise
+    _KERNELS[key] = (model, out)
+    return out
 
+
+def _build(model, scheme):
     c = _compiled(model)
     n_params = len(model.params)
     start, body, _, n_eval = trace_scheme(scheme, c, n_params)
-    field_mod = _field_module(model, c)
-    parts = ["import math", "from numba import njit", f"from {field_mod.__name__} import evaluate", "",
-             _run_source(c.n, n_params, start, body)]
     try:
+        field_mod = _field_module(model, c)
+        parts = ["import math", "from numba import njit", f"from {field_mod.__name__} import evaluate", "",
+                 _run_source(c.n, n_params, start, body)]
         mod = load_source("\n".join(parts), "k" + source_key(model.name, scheme.name)[:8])
         _compile_now(mod.run, c.n, n_params)
     except Exception as e:  # code numba cannot compile (e.g. a function it lacks): no kernel
         raise Untraceable(f"no compiled kernel for {model.name!r}/{scheme.name!r}: {type(e).__name__}: "
                           f"{str(e).splitlines()[0] if str(e) else ''}") from e
-    out = (mod.run, n_eval)
-    _KERNELS[key] = (model, out)
-    return out
+    return mod.run, n_eval
