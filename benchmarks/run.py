@@ -21,6 +21,10 @@
    ratio nsfric / baseline is reported there (``-`` where the baseline does not reach
    that error).
 3. A profile (cProfile) of the warm exact reference at its default tolerance.
+4. Batched discrete schemes (``benchmarks/batch.py``): ns per contact-step of nsfric's
+   batched ``simulate`` (numba kernel, NumPy fallback) against a hand-written NumPy and
+   a hand-written numba loop over contacts, one contact against the per-step Python
+   path, and the kernel's cold and cached first call.
 
 Only the ratios are meaningful (the machine may be shared).
 """
@@ -287,6 +291,7 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--out", default=None, help="write the markdown table (and a .json beside it)")
     ap.add_argument("--label", default="this checkout")
+    ap.add_argument("--members", type=int, default=10_000, help="contacts of the batched-scheme benchmark")
     args = ap.parse_args(argv)
     n = 2 if args.quick else args.repeat
     rhs = bench_rhs(2000 if args.quick else 20000, 3 if args.quick else 5)
@@ -300,13 +305,18 @@ def main(argv=None):
     prof = profile(12)
     reverse = reverse_ratios(data)
     text = report(rhs, data, cold, rows, reverse, prof, args.label)
+    import batch  # the batched schemes against hand-written loops over contacts (benchmarks/batch.py)
+
+    res = batch.bench(200 if args.quick else args.members, 1 if args.quick else min(args.repeat, 5),
+                      cold=not args.quick, single_t_end=1.0 if args.quick else 10.0)
+    text += "\n" + batch.report(res)
     print(text)
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(text)
         with open(args.out.rsplit(".", 1)[0] + ".json", "w") as fh:
             json.dump({"label": args.label, "curves": data, "ratios": rows, "baseline_ratios": reverse,
-                       "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}}, fh, indent=1)
+                       "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}, "batch": res}, fh, indent=1)
     return text
 
 

@@ -16,6 +16,11 @@ at the sample times ``sol.t``.
   reset, the later row).  This is nsfric's choice, not the scheme's own continuous
   extension: it is exact at the step points, which is where studies compare.
   Auxiliary stage states are kept optionally (``stages``).
+* A **batched** discrete run (:meth:`Solution.from_batch`) holds ``B`` runs of one
+  scheme on one model with parameters (and initial states) that differ per member:
+  ``sol.y`` has shape ``(n, B, N)``, ``sol["v"]`` shape ``(B, N)``, array-valued
+  ``params`` shape ``(B,)``.  The modes of the rows are found when first asked for;
+  :meth:`Solution.member` gives member ``i`` as an ordinary discrete Solution.
 
 This module is the ground floor: it imports no layer.  Derived quantities come from
 ``model.derived()`` and ``model.param_vector()``.
@@ -25,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from .solution_batch import BatchMixin
 
 _EVENT_KEYS = {"t": "t", "kind": "kind", "from": "from_mode", "to": "to_mode", "y": "y"}
 
@@ -108,7 +115,7 @@ class StepInterpolant:
 
 
 @dataclass
-class Solution:
+class Solution(BatchMixin):
     """The result of a reference solve or of a discrete run (see module docstring).
 
     Attributes
@@ -130,6 +137,7 @@ class Solution:
     stages : list of ``(t, u, label, row, mode)`` auxiliary stage states of a discrete
         run (empty unless asked): ``label`` numbers the stage within its step (1, 2,
         ...), ``row`` is the row the step starts from
+    batch : int or None, the number of members of a batched run (None: one run)
     """
 
     model: object
@@ -151,6 +159,9 @@ class Solution:
     scheme: str | None = None
     dt: float | None = None
     stages: list = field(default_factory=list)
+    batch: int | None = None
+    #: batched run: the function that finds the modes of its rows (see :meth:`from_batch`)
+    _mode_codes: object = field(default=None, repr=False)
 
     @classmethod
     def from_steps(cls, model, params, t, Y, modes, *, scheme, dt, t_span, events=(), stats=None,
@@ -206,7 +217,10 @@ class Solution:
 
     @property
     def modes(self) -> list:
-        """The mode of each sample (None for a non-finite row of a discrete run)."""
+        """The mode of each sample (None for a non-finite row of a discrete run); a list
+        per member for a batched run."""
+        if self.batch is not None:
+            return [self._member_modes(i) for i in range(self.batch)]
         return self.sample_modes
 
     @property
@@ -252,6 +266,10 @@ class Solution:
         t = np.asarray(t, dtype=float)
         flat = np.atleast_1d(t)
         self.check_times(flat)
+        if self.batch is not None:  # states (n, B) + t.shape, linear between the rows
+            n = len(self.model.states)
+            out = StepInterpolant(self.t, self._y.reshape(n * self.batch, -1))(flat)
+            return out.reshape((n, self.batch) + t.shape)
         out = np.empty((len(self.model.states), flat.size))
         starts = np.array([s.t0 for s in self.segments])
         idx = np.clip(np.searchsorted(starts, flat, side="right") - 1, 0, len(self.segments) - 1)
@@ -264,6 +282,8 @@ class Solution:
     def span(self) -> tuple:
         """``(first, last)`` time covered by the segments (a discrete run ends on its
         last row, which may lie before the ``t_end`` asked for)."""
+        if self.batch is not None:
+            return (float(self.t[0]), float(self.t[-1]))
         return (self.segments[0].t0, self.segments[-1].t1)
 
     def check_times(self, t):
@@ -278,6 +298,7 @@ class Solution:
                              "a Solution is not extrapolated")
 
     def mode_at(self, t: float) -> str:
+        self._not_batched("mode_at")
         self.check_times(t)
         starts = [s.t0 for s in self.segments]
         i = max(0, int(np.searchsorted(starts, t, side="right")) - 1)
@@ -301,7 +322,12 @@ class Solution:
         return out
 
     def derived(self, name: str, t=None, y=None, modes=None) -> np.ndarray:
-        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``."""
+        """A derived quantity (``F``, energies, ``lam``) at the samples or at ``t``
+        (a batched run: at its samples only, shape (B, N))."""
+        if self.batch is not None:
+            if t is not None or y is not None:
+                self._not_batched("derived at given times or states")
+            return self._batch_outputs([name])[0]
         if t is not None:
             t = np.atleast_1d(np.asarray(t, dtype=float))
             y = self(t)  # checks the span
@@ -332,6 +358,7 @@ class Solution:
         """Ordered columns ``t``, states, derived quantities, ``mode``; with ``stages``
         the auxiliary stage rows are interleaved after the step they belong to and a
         ``stage`` column marks them (0 = step row)."""
+        self._not_batched("columns()")
         t, Y, modes, stage = self.t, self._y, list(self.sample_modes), np.zeros(len(self.t), dtype=int)
         if stages and self.stages:
             st, sY, labels, smodes = self.stage_arrays()

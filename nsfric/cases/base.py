@@ -150,9 +150,10 @@ class Case:
         return self.model(law).bind(params)
 
     def y0(self, law: str | None, values: dict) -> np.ndarray:
+        """The initial state (n,); ``(n, B)`` when initial values are arrays (a batch)."""
         m = self.model(law)
-        return np.array([values[self.initial[s]] if s in self.initial else 0.0
-                         for s in m.state_names])
+        return np.array(np.broadcast_arrays(*[values[self.initial[s]] if s in self.initial else 0.0
+                                              for s in m.state_names]), dtype=float)
 
     def problem(self, law=None, params=None, t_end=None) -> Problem:
         law = self.check_law(law)

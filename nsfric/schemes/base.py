@@ -176,7 +176,7 @@ def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_
 
 
 def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
-             max_steps=None, max_seconds=None):
+             max_steps=None, max_seconds=None, compiled=False):
     """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 
     Parameters
@@ -193,13 +193,25 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     max_steps : int, optional, refuse runs of more steps (BudgetError before any work;
         runs whose arrays would exceed the memory limit are refused too)
     max_seconds : float, optional, wall-time budget (BudgetError once exceeded)
+    compiled : bool, run the compiled kernel of :mod:`nsfric.schemes.batch_kernel` where
+        it applies (numba installed, a traceable scheme, no stages, no wall-time budget):
+        the same numbers, without the per-step Python
 
     Returns
     -------
     Solution
         The step points as samples (``sol.t``, ``sol.y``, ``sol.modes``), piecewise
-        linear between them (:meth:`~nsfric.solution.Solution.from_steps`).
+        linear between them (:meth:`~nsfric.solution.Solution.from_steps`).  With
+        array-valued ``params`` (a case, not a Problem): one batched Solution whose
+        states have a leading batch axis (:mod:`nsfric.schemes.batch`).
     """
+    from .batch import batch_size, simulate_batch
+
+    B = None if isinstance(problem, (Problem, str)) else batch_size(params)
+    if B is not None:
+        if stages:
+            raise ValueError("stages are not recorded for a batched run (array-valued params)")
+        return simulate_batch(problem, law, scheme, dt, t_end, params, B, max_steps, max_seconds)
     scheme = get_scheme(scheme)
     if isinstance(problem, str):
         raise TypeError(f"simulate: pass a Problem or a case object, not the name {problem!r} "
@@ -235,7 +247,14 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
         setattr(fld, name, _budgeted(getattr(fld, name), budget))
     record = [] if stages else None
     tic = time.perf_counter()
-    t, Y, info = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
+    out = None
+    if compiled and not stages and max_seconds is None:
+        from .batch import compiled_integrate
+        out = compiled_integrate(prob.model, fld.p, scheme, prob.y0, t0, dt, n_steps)
+    if out is None:
+        out = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
+    t, Y, info = out
+    fld.n_rhs = info.get("nfev", fld.n_rhs)
     seconds = time.perf_counter() - tic
     modes = info.get("modes") or [_safe_mode(fld, Y[:, j]) for j in range(Y.shape[1])]  # scheme's own if given
     stage_list = [tuple(s[:4]) + (_safe_mode(fld, np.asarray(s[1])),) for s in record or ()]

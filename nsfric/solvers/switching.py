@@ -19,7 +19,56 @@ import numpy as np
 from ..errors import ZenoError
 from ..solution import Event, Segment
 
-__all__ = ["ModeLogic", "ZenoError", "no_progress"]
+__all__ = ["ModeLogic", "ZenoError", "choose_side", "indicator_tol", "no_progress", "sign_beyond",
+           "tangent_tol"]
+
+
+# -- the decision at a surface as plain numbers (also compiled into the batch kernels) ----------
+def sign_beyond(x, tol):
+    """+1 (-1) where ``x`` exceeds ``tol`` (``-tol``), else 0 (also for NaN)."""
+    if x > tol:
+        return 1
+    if x < -tol:
+        return -1
+    return 0
+
+
+def indicator_tol(has_plus, has_minus, s_plus, s_minus):
+    """The first-order tolerance: 1e-12 of the larger indicator ``|sigma|`` present."""
+    return 1e-12 * max(abs(s_plus) if has_plus else 0.0, abs(s_minus) if has_minus else 0.0, 1e-300)
+
+
+def tangent_tol(t_plus, t_minus, s2_plus, s2_minus):
+    """The second-order tolerance: 1e-12 of the larger ``|d2h/dt2|`` of the tangent sides."""
+    return 1e-12 * max(abs(s2_plus) if t_plus else 0.0, abs(s2_minus) if t_minus else 0.0, 1e-300)
+
+
+def choose_side(has_plus, has_minus, has_slide, a, b, s_sum, from_side):
+    """Where the flow continues from a switching surface (see :class:`ModeLogic`):
+    1 the plus region, -1 the minus region, 0 the sliding mode, 2 neither side exists.
+
+    ``a``, ``b``: directions of the plus and minus fields (:meth:`ModeLogic.directions`),
+    ``s_sum = sigma_plus + sigma_minus``, ``from_side``: +1 (-1) when coming from the
+    plus (minus) region, else 0.
+    """
+    if has_plus and has_minus:
+        if a > 0 and b > 0:
+            return 1
+        if a < 0 and b < 0:
+            return -1
+        if a <= 0 <= b and has_slide and (a < 0 or b > 0):
+            return 0
+        # tangential or repulsive: continue in the direction of travel
+        if from_side == 1:
+            return -1 if (a < 0 or b < 0) else 1
+        if from_side == -1:
+            return 1 if (a > 0 or b > 0) else -1
+        return 1 if s_sum >= 0 else -1
+    if has_plus:  # minus side forbidden
+        return 0 if (a < 0 and has_slide) else 1
+    if has_minus:
+        return 0 if (b > 0 and has_slide) else -1
+    return 2
 
 
 class ModeLogic:
@@ -57,28 +106,18 @@ class ModeLogic:
             plus = self.d.region_at(y, self.p, {surface: 1}, tol=corner)
             minus = self.d.region_at(y, self.p, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
-        sp_ = self.sigma(surface, plus, y) if plus else None
-        sm = self.sigma(surface, minus, y) if minus else None
-        scale = max(abs(sp_ or 0.0), abs(sm or 0.0), 1e-300)
-        tol = 1e-12 * scale
+        sp_ = self.sigma(surface, plus, y) if plus else 0.0
+        sm = self.sigma(surface, minus, y) if minus else 0.0
+        tol = indicator_tol(bool(plus), bool(minus), sp_, sm)
         a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y, t)
-        if plus and minus:
-            if a > 0 and b > 0:
-                return plus
-            if a < 0 and b < 0:
-                return minus
-            if a <= 0 <= b and slide is not None and (a < 0 or b > 0):
-                return slide.name
-            # tangential or repulsive: continue in the direction of travel
-            if from_mode == plus:
-                return minus if (a < 0 or b < 0) else plus
-            if from_mode == minus:
-                return plus if (a > 0 or b > 0) else minus
-            return plus if (sp_ + sm) >= 0 else minus
-        if plus:  # minus side forbidden
-            return slide.name if (a < 0 and slide is not None) else plus
-        if minus:
-            return slide.name if (b > 0 and slide is not None) else minus
+        from_side = 1 if (plus and from_mode == plus) else (-1 if (minus and from_mode == minus) else 0)
+        side = choose_side(bool(plus), bool(minus), slide is not None, a or 0, b or 0, sp_ + sm, from_side)
+        if side == 1:
+            return plus
+        if side == -1:
+            return minus
+        if side == 0:
+            return slide.name
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
 
     def directions(self, surface, plus, minus, tol, y, t=None):
@@ -98,23 +137,23 @@ class ModeLogic:
         moves ``sigma`` by ``k ulp(t) ~ 1e-9`` while ``sigma``'s terms are ``1e-3``.
         """
         dt = None if t is None else 8 * np.finfo(float).eps * max(1.0, abs(t))
-        out, tangent = [], []
+        out, s2 = [], [0.0, 0.0]
         for region, sig in (plus, minus):
             if region is None:
                 out.append(None)
                 continue
-            s2 = None
-            if dt is not None or abs(sig) <= tol:
-                s2 = float(self.d.sigma2(surface, region)(y, self.p)[0])
-            if abs(sig) > max(tol, 0.0 if dt is None else abs(s2) * dt):
-                out.append(1 if sig > 0 else -1)
+            i = len(out)
+            if dt is not None:  # the time resolution of the event widens the tangency band
+                s2[i] = float(self.d.sigma2(surface, region)(y, self.p)[0])
+                out.append(sign_beyond(sig, max(tol, abs(s2[i]) * dt)))
             else:
-                out.append(0)
-                tangent.append((len(out) - 1, s2))
-        if tangent:
-            tol2 = 1e-12 * max(max(abs(s2) for _, s2 in tangent), 1e-300)
-            for i, s2 in tangent:
-                out[i] = 1 if s2 > tol2 else (-1 if s2 < -tol2 else 0)
+                out.append(sign_beyond(sig, tol))
+                if out[-1] == 0:
+                    s2[i] = float(self.d.sigma2(surface, region)(y, self.p)[0])
+        ta, tb = out[0] == 0, out[1] == 0
+        if ta or tb:
+            tol2 = tangent_tol(ta, tb, s2[0], s2[1])
+            out = [sign_beyond(s2[i], tol2) if out[i] == 0 else out[i] for i in range(2)]
         return out
 
     def project(self, mode: str, y):

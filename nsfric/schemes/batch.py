@@ -1,0 +1,379 @@
+"""Batched runs: one scheme on one case for many parameter sets (and initial states) at once.
+
+``simulate(case, law, scheme, dt, params={"v0": np.linspace(1, 8, 10_000)})`` with
+array-valued parameters broadcasts them into a batch of ``B`` members and returns one
+:class:`~nsfric.solution.Solution` whose states have a leading batch axis
+(``sol["v"].shape == (B, n_steps + 1)``); member ``i`` equals the single run with the
+``i``-th values (:meth:`Solution.member`).  Three paths, the first that applies:
+
+* ``numba``: the compiled loop of :mod:`nsfric.schemes.batch_kernel` (the scheme traced
+  on the model's generated field), for the explicit Runge-Kutta and partitioned
+  schemes; members the kernel cannot finish (a state exactly on a switching surface,
+  which needs the mode logic's decision) are rerun per member;
+* ``numpy``: the scheme's own ``step`` on :class:`BatchField`, the
+  :class:`~nsfric.schemes.field.DiscreteField` vectorised over the members (the same
+  generated functions; surface decisions member by member).  The delta schemes run
+  their own vectorised loop (:func:`~nsfric.schemes.delta.run_batch`);
+* ``loop``: the per-member path, member by member (implicit and multistep schemes).
+  Event-aware schemes add rows at each member's own transitions: no batch of them.
+
+The path is chosen by ``backend`` (``"auto"``: numba where it applies and is
+installed, else numpy, else loop), or by the environment variable
+``NSFRIC_BATCH_BACKEND``; the path taken is ``sol.info["backend"]``.
+"""
+from __future__ import annotations
+
+import math
+import os
+import time
+
+import numpy as np
+
+from ..solution import Solution
+from ..solvers.loop import Budget
+from .field import Diverged, DiscreteField, Eval, _compiled
+
+BACKENDS = ("auto", "numba", "numpy", "loop")
+#: members per compiled call between wall-time budget checks
+CHUNK = 4096
+
+
+def batch_size(params) -> int | None:
+    """The number of members of ``params`` (None when every value is a scalar).
+
+    Array values must be 1-D (or broadcast to one length); ValueError otherwise.
+    """
+    if not params:
+        return None
+    arrays = {k: np.asarray(v) for k, v in params.items() if np.ndim(v) > 0}
+    if not arrays:
+        return None
+    for k, a in arrays.items():
+        if a.ndim != 1 or a.size == 0:
+            raise ValueError(f"parameter {k!r}: a batch takes 1-D arrays of values, got shape {a.shape}")
+    try:
+        (B,) = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        raise ValueError("array-valued params must have one length (or length 1): got "
+                         + ", ".join(f"{k}: {a.size}" for k, a in arrays.items())) from None
+    return B
+
+
+def bind_batch(model, params, B) -> dict:
+    """Validated values by name: floats, and arrays (B,) for the array-valued ones."""
+    scalars = {k: v for k, v in params.items() if np.ndim(v) == 0}
+    values = model.bind(scalars)
+    for k, v in params.items():
+        if np.ndim(v) == 0:
+            continue
+        if k not in values:
+            model.bind({k: 0.0})  # the unknown-parameter error
+        q = model.param(k)
+        try:
+            a = np.broadcast_to(np.asarray(v, dtype=float), (B,))
+        except (TypeError, ValueError):
+            raise ValueError(f"parameter {k!r} must be numbers in {q.range_text()}") from None
+        bad = ~np.isfinite(a)
+        for x in (a[bad][:1] if bad.any() else (a.min(), a.max())):
+            q.validate(x)  # an interval: its smallest and largest value decide
+        values[k] = a
+    return values
+
+
+def member_values(values: dict, i: int) -> dict:
+    return {k: (float(v[i]) if np.ndim(v) else v) for k, v in values.items()}
+
+
+def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
+                   backend=None):
+    """The batched run behind :func:`nsfric.schemes.simulate` (see module docstring)."""
+    from .base import check_step_budget, get_scheme, simulate, step_count
+
+    backend = backend or os.environ.get("NSFRIC_BATCH_BACKEND") or "auto"
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    from .events import EventAware
+
+    scheme = get_scheme(scheme)
+    if isinstance(scheme, EventAware):
+        raise ValueError(f"scheme {scheme.name!r} adds rows at the transitions, so its members have "
+                         "different rows: no batch; run the members one by one")
+    law = case.check_law(law)
+    model = case.model(law)
+    values = bind_batch(model, params, B)
+    first = case.problem(law, member_values(values, 0), t_end)  # t_end checked here
+    t0, t1 = map(float, first.t_span)
+    dt = float(dt)
+    if not (dt > 0 and math.isfinite(dt)):
+        raise ValueError(f"dt must be > 0, got {dt:g}")
+    n_steps = step_count(t1 - t0, dt)
+    if n_steps < 1:
+        raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")
+    n = len(model.states)
+    check_step_budget(n_steps, (n_steps + 1) * B, n, dt, max_steps)
+    P = np.ascontiguousarray([np.broadcast_to(np.asarray(values[q.name], dtype=float), (B,))
+                              for q in model.params])
+    U0 = _initial_states(case, law, values, B)
+    budget = Budget(max_seconds, f"simulate {scheme.name} (batch of {B})")
+
+    def per_member(i):
+        return simulate(case, law, scheme, dt, t1, member_values(values, i), max_seconds=max_seconds)
+
+    tic = time.perf_counter()
+    Y = np.empty((n, B, n_steps + 1))
+    steps = np.full(B, n_steps)
+    path, nfev = _run(backend, model, scheme, U0, P, dt, t0, n_steps, Y, steps, budget, per_member)
+    seconds = time.perf_counter() - tic
+    ok = steps == n_steps
+    term = "reached t_end" if ok.all() else \
+        f"{int((~ok).sum())} of {B} members diverged (first at t = {t0 + steps.min() * dt:.6g})"
+    sol = Solution.from_batch(model, values, t0 + dt * np.arange(n_steps + 1), Y,
+                              lambda Y, P: mode_codes(model, Y, P), scheme=scheme.name, dt=dt,
+                              t_span=(t0, t1), stats={"nfev": nfev, "seconds": seconds},
+                              termination=term, steps=steps, case=first.name or model.name, law=law)
+    sol.info["backend"] = path
+    return sol
+
+
+def _initial_states(case, law, values, B):
+    """``U0`` (n, B): the case's initial state of each member (its own ``y0``, called once
+    on the arrays where it broadcasts them -- checked on the first member -- else per member)."""
+    n = len(case.model(law).states)
+    try:
+        with np.errstate(all="ignore"):
+            U0 = np.broadcast_to(np.asarray(case.y0(law, values), dtype=float).reshape(n, -1), (n, B))
+        ok = np.array_equal(U0[:, 0], np.asarray(case.y0(law, member_values(values, 0)), dtype=float))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        U0 = np.array([case.y0(law, member_values(values, i)) for i in range(B)], dtype=float).T
+    return np.ascontiguousarray(U0)
+
+
+def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_member):
+    from .batch_kernel import Untraceable, kernel, trace_scheme
+    from .delta import DeltaScheme
+
+    B = U0.shape[1]
+    if backend in ("auto", "numba") and not isinstance(scheme, DeltaScheme):
+        try:
+            run, _ = kernel(model, scheme)
+        except (ImportError, Untraceable):
+            if backend == "numba":
+                raise
+        else:
+            status = np.zeros(B, dtype=np.int64)
+            nfev = np.zeros(B, dtype=np.int64)
+            for b0 in range(0, B, CHUNK):
+                budget.check()
+                run(U0, P, h, t0, n_steps, Y, status, steps, nfev, b0, min(B, b0 + CHUNK))
+            for b in np.nonzero(status)[0]:
+                r = per_member(int(b))
+                nfev[b] = r.stats.get("nfev", 0)
+                _copy_member(r, b, Y, steps)
+            return "numba", int(nfev.sum())
+    if backend in ("auto", "numba", "numpy"):
+        if isinstance(scheme, DeltaScheme):
+            return "numpy", _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps)
+        try:
+            trace_scheme(scheme, _compiled(model), len(model.params))
+        except Untraceable:
+            if backend == "numpy":
+                raise
+        else:
+            fld = BatchField(model, P)
+            _integrate(fld, scheme, U0, h, t0, n_steps, Y, steps, budget)
+            return "numpy", fld.n_rhs
+    nfev = 0
+    for b in range(B):
+        budget.check()
+        r = per_member(b)
+        nfev += r.stats.get("nfev", 0)
+        _copy_member(r, b, Y, steps)
+    return "loop", nfev
+
+
+def compiled_integrate(model, params, scheme, y0, t0, h, n_steps):
+    """One run by the compiled kernel, as :meth:`Scheme.integrate` returns it plus the
+    modes of the rows and ``nfev``; None where the kernel does not apply (no numba, a
+    scheme it cannot trace, a member it cannot finish)."""
+    from .batch_kernel import Untraceable, kernel
+
+    try:
+        run, _ = kernel(model, scheme)
+    except (ImportError, Untraceable):
+        return None
+    P = np.ascontiguousarray(np.asarray(params, dtype=float).reshape(-1, 1))
+    Y = np.empty((len(y0), 1, n_steps + 1))
+    status, steps, nfev = (np.zeros(1, dtype=np.int64) for _ in range(3))
+    run(np.asarray(y0, dtype=float).reshape(-1, 1), P, h, t0, n_steps, Y, status, steps, nfev, 0, 1)
+    if status[0] != 0:
+        return None
+    s = int(steps[0])
+    term = "reached t_end" if s == n_steps else f"diverged at t = {t0 + (s - 1) * h + h:.6g}"
+    codes, names = mode_codes(model, Y, P)
+    modes = [names[c] if c >= 0 else None for c in codes[0].tolist()]
+    return (t0 + h * np.arange(n_steps + 1), Y[:, 0, :],
+            {"events": [], "termination": term, "steps": s, "modes": modes, "nfev": int(nfev[0])})
+
+
+def _copy_member(r, b, Y, steps):
+    Y[:, b, :] = r.y
+    ok = np.all(np.isfinite(r.y), axis=0)
+    steps[b] = Y.shape[2] - 1 if ok.all() else int(np.argmin(ok))
+
+
+def _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps):
+    from .delta import DeltaField, run_batch
+
+    df = DeltaField(model, P)
+    t, Yd, events, M = run_batch(df, U0, h, n_steps, scheme.base, scheme.projection, t0=t0)
+    Y[...] = Yd
+    ok = np.all(np.isfinite(Yd), axis=0)
+    steps[~ok.all(axis=1)] = np.argmin(ok, axis=1)[~ok.all(axis=1)]
+    return df.n_eval
+
+
+def _integrate(fld, scheme, U0, h, t0, n_steps, Y, steps, budget):
+    """:meth:`Scheme.integrate` over a batch: a diverged member keeps NaN rows."""
+    U = np.array(U0, dtype=float)
+    Y[:, :, 0] = U
+    alive = np.ones(U.shape[1], dtype=bool)
+    with np.errstate(all="ignore"):
+        hist = scheme.start(fld, t0, U, h)
+        for i in range(n_steps):
+            budget.check()
+            fld.diverged[:] = False
+            U, hist = scheme.step(fld, t0 + i * h, U, h, hist)
+            U[:, fld.diverged] = np.nan
+            Y[:, :, i + 1] = U
+            dead = alive & ~np.all(np.isfinite(U), axis=0)
+            if dead.any():
+                steps[dead] = i + 1
+                alive &= ~dead
+                if not alive.any():
+                    break
+    for b in np.nonzero(~alive)[0]:
+        Y[:, b, steps[b] + 1:] = np.nan
+
+
+class BatchField:
+    """:class:`~nsfric.schemes.field.DiscreteField` on states ``U`` (n, B), one
+    parameter vector per member (``P`` (n_params, B)): the same generated functions,
+    modes as integer codes (index in ``model.mode_names``), and the same adjustment.
+    A member whose state is in no region nor forbidden side is decided by its own
+    DiscreteField (a surface decision, or its error); ``diverged`` marks the members
+    whose evaluation found a non-finite state (a per-member run's ``Diverged``)."""
+
+    stagewise = True
+    frozen_mode = None
+
+    def __init__(self, model, P):
+        self.model = model
+        self.c = _compiled(model)
+        self.P = P
+        self.modes = list(model.mode_names)
+        self.diverged = np.zeros(P.shape[1], dtype=bool)
+        self.n_rhs = 0
+        self._members = {}
+
+    @property
+    def split(self):
+        return self.c.split
+
+    def _member(self, b):
+        if b not in self._members:
+            vals = dict(zip(self.model.param_names, self.P[:, b].tolist()))
+            self._members[b] = DiscreteField(self.model, vals)
+        return self._members[b]
+
+    def codes(self, U, P=None, members=None):
+        """Mode index of each column of ``U`` (-1: non-finite, DiscreteField's
+        ``Diverged``); ``members[j]`` is the member of column ``j``."""
+        c = self.c
+        P = self.P if P is None else P
+        hv = c.h(U, P)
+        out = np.full(U.shape[1], -2)
+        for name, pattern in c.regions:
+            sel = out == -2
+            for i, sg in pattern:
+                sel &= sg * hv[i] > 0
+            out[sel] = self.modes.index(name)
+        for name, i, side in c.forbidden:
+            out[(out == -2) & (side * hv[i] > 0)] = self.modes.index(name)
+        rest = np.nonzero(out == -2)[0]
+        if rest.size:
+            zero = np.any(hv[:, rest] == 0, axis=0)
+            finite = np.all(np.isfinite(U[:, rest]), axis=0)
+            out[rest[~zero & ~finite]] = -1
+            for j in rest[zero | finite]:
+                b = j if members is None else members[j]
+                try:
+                    out[j] = self.modes.index(self._member(int(b)).mode(U[:, j]))
+                except Diverged:
+                    out[j] = -1
+        return out
+
+    def f(self, U) -> Eval:
+        """Rates by mode (projected first on a constrained sliding mode)."""
+        c, P = self.c, self.P
+        codes = self.codes(U)
+        self.n_rhs += U.shape[1]
+        K = np.full(U.shape, np.nan)
+        proj = np.full(U.shape, np.nan)
+        for m in np.unique(codes):
+            if m < 0:
+                continue
+            sel = codes == m
+            name = self.modes[m]
+            u, p = U[:, sel], P[:, sel]
+            if name in c.constrained:
+                u = c.reset[name](u, p)
+                proj[:, sel] = u
+            K[:, sel] = c.rhs[name](u, p)
+        self.diverged |= codes == -1
+        return Eval(K, codes, proj)
+
+    def apply(self, base, hc, ev: Eval, comps=None):
+        """:meth:`DiscreteField.apply`, member by member."""
+        if comps is None:
+            u_new = base + hc * ev.k
+        else:
+            u_new = np.array(base, dtype=float)
+            u_new[comps] += hc * ev.k[comps]
+        adjusted = False
+        for name in self.c.constrained:
+            a = self.c.alg[name]
+            sel = ev.mode == self.modes.index(name)
+            if (comps is None or a in comps) and sel.any():
+                u_new[a, sel] = ev.proj[a, sel]
+                adjusted = True
+        return u_new, adjusted
+
+    def assign(self, base, hc, u_eval, comps=None):
+        ev = self.f(u_eval)
+        u_new, adj = self.apply(base, hc, ev, comps)
+        return u_new, ev, adj
+
+
+def mode_codes(model, Y, P, chunk=256):
+    """``(codes (B, N), mode names)`` of the rows ``Y`` (n, B, N) of a batched run, as the
+    per-member run finds them (-1 for a non-finite row)."""
+    fld = BatchField(model, P)
+    n, B, N = Y.shape
+    codes = np.empty((B, N), dtype=np.int16)
+    with np.errstate(all="ignore"):
+        for b0 in range(0, B, chunk):
+            b1 = min(B, b0 + chunk)
+            members = np.repeat(np.arange(b0, b1), N)
+            U = Y[:, b0:b1, :].reshape(n, -1)
+            finite = np.all(np.isfinite(U), axis=0)
+            out = np.full(U.shape[1], -1)
+            if finite.any():
+                out[finite] = fld.codes(U[:, finite], P[:, members[finite]], members[finite])
+            codes[b0:b1] = out.reshape(b1 - b0, N)
+    return codes, tuple(model.mode_names)
+
+
+__all__ = ["BACKENDS", "BatchField", "batch_size", "bind_batch", "compiled_integrate", "mode_codes",
+           "simulate_batch"]

@@ -1,0 +1,125 @@
+"""Scalar code from SymPy expressions, for compiled (numba) loops, and a disk cache of it.
+
+:func:`generate` (:mod:`nsfric.symbolic.codegen`) turns expressions into NumPy
+functions called once per evaluation.  A compiled step loop instead wants the
+expressions as small scalar functions the loop calls (and the compiler inlines):
+:func:`function_source` prints a list of expressions exactly as ``generate`` does
+(``sympy.cse`` with its defaults, the NumPy printer, the symbols' own names), so the
+compiled loop performs the same floating-point operations in the same order.  Nothing
+is restated by hand: every line is printed from the derived expressions.
+
+:func:`load_source` writes a generated module to the user cache directory
+(``$NSFRIC_CACHE_DIR``, else ``$XDG_CACHE_HOME/nsfric``, else ``~/.cache/nsfric``) under
+the hash of its text and imports it, so numba's ``cache=True`` (which keys compiled
+code by the source file) lets a second process skip compilation.  Writes are atomic
+(a temporary file renamed into place), so concurrent writers are safe, and a file
+whose text does not match its hash is rewritten, never trusted.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+
+import keyword
+
+import sympy as sp
+
+#: bump when the generated code's shape changes (part of every key)
+VERSION = "1"
+
+
+def cache_dir() -> str:
+    """The directory of generated kernels (created on first use)."""
+    root = os.environ.get("NSFRIC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "nsfric")
+    path = os.path.join(root, "kernels")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def _printer():
+    from sympy.printing.numpy import NumPyPrinter
+
+    # the printer lambdify(modules="numpy") uses, with qualified names for a module file
+    return NumPyPrinter({"fully_qualified_modules": True, "inline": True,
+                         "allow_unknown_functions": True, "user_functions": {}})
+
+
+def identifier(sym) -> str:
+    """The local variable name of a state or parameter symbol (its own name, as lambdify
+    prints it); ValueError when the name is no Python identifier."""
+    name = str(sym)
+    if not name.isidentifier() or keyword.iskeyword(name) or name in ("numpy", "math", "numba"):
+        raise ValueError(f"symbol {name!r} cannot be a local variable of generated code")
+    return name
+
+
+def function_source(fname: str, exprs, args) -> str:
+    """Source of ``def fname(*args): ... return (e_0, e_1, ...)`` evaluating ``exprs``.
+
+    ``args`` are symbols, passed as scalars under their own names.  The body is what
+    :func:`~nsfric.symbolic.codegen.generate` lambdifies for the same expressions
+    (``sympy.cse`` with its defaults, the NumPy printer), so a compiled caller performs
+    the same floating-point operations in the same order.
+    """
+    body = block_lines(exprs, args, None, ["_out"], "    ")
+    head = f"def {fname}({', '.join(identifier(a) for a in args)}):"
+    return "\n".join([head] + body + ["    return _out"]) + "\n"
+
+
+def block_lines(exprs, args, values, outs, indent="") -> list:
+    """The body of :func:`function_source` as lines to paste into a caller: the symbols
+    ``args`` bound to the code ``values`` (None: already bound), the common
+    subexpressions, then ``outs`` (names, or one name for the whole tuple) assigned."""
+    exprs = [sp.sympify(e) for e in exprs]
+    printer = _printer()
+    subs, reduced = sp.cse(exprs)
+    lines = []
+    if values is not None:
+        lines += [f"{identifier(a)} = {v}" for a, v in zip(args, values)]
+    lines += [f"{sym} = {printer.doprint(e)}" for sym, e in subs]
+    vals = [f"float({printer.doprint(sp.sympify(e))})" for e in reduced]
+    if len(outs) == 1 and len(vals) != 1 or outs == ["_out"]:
+        lines.append(f"{outs[0]} = ({', '.join(vals)},)")
+    else:
+        lines += [f"{o} = {v}" for o, v in zip(outs, vals)]
+    return [indent + x for x in lines]
+
+
+def source_key(*parts) -> str:
+    """A content hash of ``parts`` (their ``repr``) and :data:`VERSION`."""
+    text = repr((VERSION,) + parts)
+    return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+_MODULES: dict = {}
+
+
+def load_source(source: str, stem: str = "kernel"):
+    """Import the generated module ``source`` from the cache directory (see module
+    docstring); one import per process and text."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    name = f"nsfric_{stem}_{digest}"
+    mod = _MODULES.get(name)
+    if mod is not None:
+        return mod
+    path = os.path.join(cache_dir(), name + ".py")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            ok = fh.read() == source
+    except (OSError, UnicodeDecodeError):
+        ok = False
+    if not ok:  # missing or corrupt: (re)write atomically
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(source)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    _MODULES[name] = mod
+    return mod

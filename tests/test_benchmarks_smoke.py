@@ -1,0 +1,22 @@
+"""The batched-scheme benchmark in its quick mode (the CI smoke test; no timing asserted)."""
+import os
+import sys
+
+import pytest
+
+pytest.importorskip("numba")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "benchmarks"))
+import batch  # noqa: E402
+
+
+def test_quick_batch_benchmark_runs_all_runners_at_equal_error():
+    res = batch.bench(20, 1, cold=False, single_t_end=1.0)
+    rows = res["rows"]
+    assert set(rows) == {"nsfric batch, numba kernel", "nsfric batch, NumPy fallback",
+                         "hand-written NumPy loop over contacts", "hand-written numba loop over contacts"}
+    for r in rows.values():  # the same method: the same numbers, so the same error
+        assert r["max_diff"] <= 1e-12 and r["ns_per_contact_step"] > 0
+    assert res["single"]["max_diff"] == 0.0
+    assert 0 < res["error_member0"] < 1e-3
+    text = batch.report(res)
+    assert "ns per contact-step" in text and "One contact" in text
