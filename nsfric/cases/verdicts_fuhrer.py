@@ -99,15 +99,19 @@ captions_for("sliding-plates", {
                           "quadratic scaling of §3.3.",
     "sanity-c-sds.png": "C-SDS sanity checks along the exact reference: eq 11 residual, energy "
                         "budget, loading margin of eq 15 and eq 17 residual (all at round-off).",
-    "saturation.png": "One-step error of RK4 across the stick time t* (C-SDS): the kink limits the "
-                      "order to 2 across t*, 5 (local) while sliding.",
-    "convergence-c-sds.png": "Convergence of every scheme on the C-SDS against the exact reference "
-                             "(error in xi, v against dt, log-log); event-located variants in the "
-                             "companion figure.",
-    "convergence-c-sds-event.png": "Convergence of the event-located schemes on the C-SDS: the "
-                                   "nominal orders are recovered once the stick time is located.",
-    "convergence-d-sds.png": "Convergence of every scheme on the D-SDS (v error against dt): "
-                             "first order without event location (Fig 3), midpoint does not converge.",
+    "saturation.png": "C-SDS, why plain schemes saturate: (left) error of rk4 and rk4-event at "
+                      "dt = 0.05 against t, made in the step across the stick time t* = 3.93; (middle) "
+                      "one-step error of rk4 across t* (slope 2) and inside sliding (slope 5), inset: "
+                      "error/dt^2 against the position of t* in the step; (right) plain schemes stay at "
+                      "order 2, event-aware ones recover 4 and 5.",
+    "convergence-c-sds.png": "C-SDS, plain schemes: (left) max error over xi, v against dt with the "
+                             "fitted orders (legend), (middle, right) work-precision: error against "
+                             "right-hand-side evaluations and wall time.",
+    "convergence-c-sds-event.png": "C-SDS, event-aware schemes (a step lands on t*): error against dt "
+                                   "with the fitted orders -- the nominal orders are recovered -- and "
+                                   "work-precision against evaluations and wall time.",
+    "convergence-d-sds.png": "D-SDS, every scheme: v error against dt and work-precision; first order "
+                             "without event location (Fig 3), the midpoint rule does not converge (Fig 4).",
 })
 captions_for("sliding-plates-2d", {
     "reference.png": "C-SDS in the tangential plane (eqs 1, 8-10, vector form): a plate sliding with "

@@ -14,7 +14,11 @@ STATUS_CLASS = {"match": "match", "differs": "differs", "not reproduced": "missi
 STYLE = """
 body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.4; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-figure { margin: 1.5em 0; } figcaption { font-size: 0.95em; color: #333; }
+/* figures use the whole window width (up to their natural size): the legends of the
+   three-panel figures stay readable */
+figure { width: 96vw; position: relative; left: 50%; transform: translateX(-50%); margin: 1.5em 0;
+         text-align: center; }
+figcaption { font-size: 0.95em; color: #333; max-width: 1100px; margin: 0.3em auto; text-align: left; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; width: 100%; }
 td, th { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
 tr.match td.status { background: #dfd; } tr.differs td.status { background: #fed; }
@@ -119,7 +123,9 @@ def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
             part.append(block)
             uncaptioned += unc
         sections.append("\n".join(part))
-    missing = [v for v in verdicts if v["status"] != "match"]
+    order = list(PAPERS)
+    missing = sorted((v for v in verdicts if v["status"] != "match"),
+                     key=lambda v: order.index(v["source"]) if v["source"] in order else len(order))
     todo = "".join(f"<li><strong>{esc(v['status'])}</strong>: {esc(v['source'])}, {esc(v['place'])}: "
                    f"{esc(v['quantity'])} &mdash; {esc(v['note'])}</li>" for v in missing)
     todo += "".join(f"<li>figure without a caption: {esc(r)}</li>" for r in uncaptioned)
