@@ -1,19 +1,172 @@
-"""`nsfric report`: one HTML page linking every output of the cases run."""
+"""`nsfric report`: verdicts.json, a valid self-contained HTML page, the output cache."""
+import json
 import os
 import re
+import shutil
+import time
+from html.parser import HTMLParser
+
+import matplotlib.image
+import pytest
 
 from nsfric.cli import main
+from nsfric.report import VERDICT_KEYS, cache
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-def test_report_links_every_output(tmp_path):
-    assert main(["report", "--out", str(tmp_path), "--cases", "normal-impact", "--no-checks"]) == 0
-    page = (tmp_path / "index.html").read_text()
-    links = re.findall(r"(?:src|href)='([^'#]+)'", page)
-    assert any(link.endswith(".png") for link in links)
-    assert any(link.endswith(".csv") for link in links)
-    for link in links:
-        assert (tmp_path / link).exists(), link
+class StrictHTML(HTMLParser):
+    """Collects errors of a page: unbalanced or misnested tags, duplicate ids, and the
+    local files referenced by src/href."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors, self.ids, self.links, self.images = [], [], set(), [], []
+        self.doctype = False
+
+    def handle_decl(self, decl):
+        self.doctype = self.doctype or decl.lower() == "doctype html"
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            if a["id"] in self.ids:
+                self.errors.append(f"duplicate id {a['id']}")
+            self.ids.add(a["id"])
+        for k in ("src", "href"):
+            if a.get(k) and not a[k].startswith("#"):
+                self.links.append(a[k])
+        if tag == "img":
+            self.images.append(a.get("src"))
+            if not a.get("alt"):
+                self.errors.append(f"img without alt: {a.get('src')}")
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
+        else:
+            self.stack.pop()
+
+
+def check_page(folder):
+    """Parse ``folder/index.html``: valid nesting, every local link exists, every image
+    decodes.  Returns the parser."""
+    p = StrictHTML()
+    p.feed((folder / "index.html").read_text())
+    p.close()
+    assert p.doctype, "no <!DOCTYPE html>"
+    assert not p.errors, p.errors[:5]
+    assert not p.stack, f"unclosed: {p.stack}"
+    for link in p.links:
+        assert "://" not in link, f"external reference {link}"
+        assert (folder / link).is_file(), link
+    for src in p.images:
+        img = matplotlib.image.imread(folder / src)
+        assert img.ndim == 3 and img.shape[0] > 50 and img.shape[1] > 50, src
+    return p
+
+
+@pytest.fixture(scope="module")
+def impact_report(tmp_path_factory):
+    """One report of normal-impact (computed, then cached), shared by the tests here."""
+    root = tmp_path_factory.mktemp("report")
+    env = {"NSFRIC_CACHE_DIR": str(root / "cache")}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        t0 = time.perf_counter()
+        assert main(["report", "--out", str(root / "r"), "--cases", "normal-impact", "--no-checks"]) == 0
+        cold = time.perf_counter() - t0
+        yield root, cold
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def test_page_is_valid_and_self_contained(impact_report):
+    root, _ = impact_report
+    out = root / "r"
+    p = check_page(out)
+    assert any(link.endswith(".png") for link in p.links)
+    assert any(link.endswith(".csv") for link in p.links)
+    page = (out / "index.html").read_text()
     assert "Schäfer" in page and "versions" in page.lower()
+    assert "What the paper claims" in page
+    # the figure of the paper has its caption, not the file name
+    assert re.search(r"<figcaption>Schäfer et al\. Fig 2: \(a\) normal restitution", page)
+
+
+def test_verdicts_json(impact_report):
+    root, _ = impact_report
+    verdicts = json.loads((root / "r" / "verdicts.json").read_text())
+    assert all(set(VERDICT_KEYS) <= set(v) for v in verdicts)
+    assert {v["status"] for v in verdicts} <= {"match", "differs", "not reproduced"}
+    assert all(v["note"] for v in verdicts if v["status"] != "match")
+    named = {v["quantity"]: v for v in verdicts}
+    t_n = named["Hertz contact duration t_n at v_n^i = 100 m/s [s]"]
+    assert t_n["status"] == "match" and t_n["paper"] == 1.88e-5
+    assert abs(t_n["difference"] - (t_n["nsfric"] - t_n["paper"])) < 1e-20
+    assert sum(v["status"] == "match" for v in verdicts) >= 10
+
+
+def test_warm_report_reuses_the_cache_and_force_recomputes(impact_report, tmp_path):
+    root, cold = impact_report
+    t0 = time.perf_counter()
+    assert main(["report", "--out", str(tmp_path / "w"), "--cases", "normal-impact", "--no-checks"]) == 0
+    warm = time.perf_counter() - t0
+    assert "outputs from the cache" in (tmp_path / "w" / "index.html").read_text()
+    assert warm < cold / 2, (warm, cold)
+    assert ((tmp_path / "w" / "verdicts.json").read_text()
+            == (root / "r" / "verdicts.json").read_text())
+    check_page(tmp_path / "w")
+
+
+def test_verdicts_are_computed_from_the_outputs(impact_report, tmp_path):
+    """Changing an output changes the verdict: nothing is hard-coded."""
+    from nsfric.cases import get_case
+
+    src = root_out = impact_report[0] / "r" / "normal-impact"
+    dst = tmp_path / "normal-impact"
+    shutil.copytree(src, dst)
+    meta = json.loads((dst / "reference-linear-dashpot.json").read_text())
+    meta["summary"]["e_n"] = 0.80
+    (dst / "reference-linear-dashpot.json").write_text(json.dumps(meta))
+    os.remove(dst / "fig2.csv")
+    verdicts = {v["quantity"]: v for v in get_case("normal-impact").verdicts(str(dst))}
+    e_n = verdicts["linear spring-dashpot e_n (k_n = 7.32e6 N/m, gamma_n = 2.06 kg/s)"]
+    assert e_n["status"] == "differs" and e_n["nsfric"] == 0.80
+    t_n = verdicts["Hertz contact duration t_n at v_n^i = 100 m/s [s]"]
+    assert t_n["status"] == "not reproduced" and "fig2.csv" in t_n["note"]
+    assert root_out.exists()
+
+
+def test_cache_key_follows_the_sources(monkeypatch, tmp_path):
+    from nsfric.cases import get_case
+
+    case = get_case("normal-impact")
+    files = cache.source_files(case)
+    names = {os.path.basename(f) for f in files}
+    assert {"normal_impact.py", "normal_impact_figures.py", "base.py", "laws.py"} <= names
+    assert not any(n.startswith("verdicts") or n.startswith("sliding_plates") for n in names)
+    extra = tmp_path / "extra.py"
+    extra.write_text("a = 1\n")
+    monkeypatch.setattr(cache, "source_files", lambda c: files + [str(extra)])
+    k1 = cache.case_key(case)
+    extra.write_text("a = 2\n")
+    assert cache.case_key(case) != k1
+    assert cache.case_key(get_case("dry-oscillator")) != cache.case_key(case)
 
 
 def test_report_unknown_case_writes_nothing(tmp_path, capsys):

@@ -186,6 +186,21 @@ class Case:
         none by default."""
         return {}
 
+    # -- what the case reproduces --------------------------------------------------
+    def verdicts(self, out_dir: str) -> list:
+        """The published quantities this case reproduces, each compared with nsfric's value
+        computed from the outputs ``run`` wrote into ``out_dir``: a list of dicts
+        (:mod:`nsfric.cases.verdicts`); none unless declared there."""
+        from .verdicts import case_verdicts
+
+        return case_verdicts(self.name, out_dir)
+
+    def captions(self) -> dict:
+        """Figure captions ``{file name: what is drawn, the parameters, what to look at}``."""
+        from .verdicts import case_captions
+
+        return case_captions(self.name)
+
     # -- reproduction ----------------------------------------------------------------
     def run(self, out_dir: str, progress=None) -> dict:
         """Reference trajectories of every law (CSV + JSON) and a figure of the states

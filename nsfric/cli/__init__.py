@@ -150,7 +150,8 @@ def cmd_report(args):
 
     check_output_path(args.out, "--out", "dir")
     with staged_dir(args.out) as stage:
-        path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress)
+        path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress,
+                            force=args.force)
     _progress("")
     print(os.path.join(args.out, os.path.relpath(path, stage)))
     return 0
@@ -201,11 +202,13 @@ def build_parser():
     s.add_argument("--out", default=os.path.join("out", "report"), metavar="DIR")
     s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
+    s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
     s.set_defaults(func=cmd_report)
 
-    from . import study, sweep
+    from . import export, study, sweep
     study.register(sub)
     sweep.register(sub)
+    export.register(sub)
     return p
 
 

@@ -1,104 +1,93 @@
-"""One HTML page with every case's figures and tables and the symbolic check results.
+"""``nsfric report``: one HTML page stating what each paper claims and what nsfric reproduces.
 
-``build_report(out_dir, cases)`` runs each case's ``run`` into ``out_dir/<case>``,
-then writes ``out_dir/index.html`` (atomically) linking every output: figures inline,
-small CSV tables rendered, larger ones linked, and the provenance of the run.
+``build_report(out_dir, cases)`` runs each case's ``run`` into ``out_dir/<case>`` -- or
+copies its outputs from the cache when its inputs did not change
+(:mod:`nsfric.report.cache`; ``force=True`` recomputes) --, evaluates the case's verdicts
+(:meth:`nsfric.cases.base.Case.verdicts`) on those outputs, and writes
+``out_dir/verdicts.json`` and ``out_dir/index.html`` (:mod:`nsfric.report.page`).
 """
 from __future__ import annotations
 
-import csv
-import html
 import os
 import time
 
-from ..io import versions, write_text
+from ..io import json_text, versions, write_text
+from . import cache
+from .page import checks_html, page
+from .papers import paper_of
 
-MAX_TABLE_ROWS = 40
-
-
-def _table(path: str) -> str | None:
-    with open(path) as f:
-        rows = list(csv.reader(f))
-    if len(rows) - 1 > MAX_TABLE_ROWS or not rows:
-        return None
-
-    def cell(x):
-        try:
-            return f"{float(x):.6g}"
-        except ValueError:
-            return html.escape(x)
-
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in rows[0])
-    body = "".join("<tr>" + "".join(f"<td>{cell(c)}</td>" for c in r) + "</tr>" for r in rows[1:])
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+#: the keys of every verdict in verdicts.json
+VERDICT_KEYS = ("case", "quantity", "paper", "nsfric", "status", "note", "source", "place", "difference")
 
 
-def _checks_section() -> str:
+def _files(folder: str) -> list:
+    out = []
+    for d, _, files in os.walk(folder):
+        out += [os.path.relpath(os.path.join(d, f), folder) for f in files]
+    return sorted(out)
+
+
+def run_case(case, dest: str, force: bool = False, progress=None) -> dict:
+    """The outputs of ``case`` in ``dest``: from the cache, or computed (and cached)."""
+    key = cache.case_key(case)
+    manifest = None if force else cache.load(key, dest)
+    cached = manifest is not None
+    if not cached:
+        t0 = time.perf_counter()
+        result = case.run(dest, progress=progress)
+        seconds = time.perf_counter() - t0
+        written = [os.path.relpath(p, dest) for p in result["written"]]
+        manifest = {"case": case.name, "seconds": seconds, "written": written, "files": _files(dest)}
+        cache.store(key, manifest, dest)
+    return {"case": case, "paper": paper_of(case.name), "cached": cached,
+            "seconds": manifest["seconds"], "captions": case.captions(),
+            "written": [os.path.join(dest, p) for p in manifest["written"]]}
+
+
+def _checks(force: bool, progress=None) -> list:
+    key = cache.checks_key()
+    hit = None if force else cache.load(key)
+    if hit is not None:
+        return hit["results"]
     from ..symbolic.checks import run_checks
 
-    rows = []
-    for r in run_checks():
-        status = "PASS" if r.passed else "FAIL"
-        rows.append(f"<tr class='{status.lower()}'><td>{html.escape(r.name)}</td>"
-                    f"<td>{html.escape(r.source)}</td><td>{html.escape(r.statement)}</td>"
-                    f"<td>{status}</td><td>{r.seconds:.2f}</td></tr>")
-    return ("<h2 id='checks'>Symbolic derivation checks</h2><table><thead><tr><th>check</th>"
-            "<th>source</th><th>statement</th><th>result</th><th>s</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+    if progress:
+        progress("symbolic checks")
+    results = [{"name": r.name, "source": r.source, "statement": r.statement,
+                "passed": bool(r.passed), "seconds": r.seconds} for r in run_checks()]
+    cache.store(key, {"results": results, "files": []})
+    return results
 
 
-def build_report(out_dir: str, cases=None, checks: bool = True, progress=None) -> str:
-    """Run the cases and write ``out_dir/index.html``; returns its path."""
+def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, force: bool = False) -> str:
+    """Write ``out_dir/index.html`` and ``out_dir/verdicts.json``; returns the page's path.
+
+    Parameters
+    ----------
+    out_dir : str
+        Folder of the page; each case's outputs go to ``out_dir/<case>``.
+    cases : sequence of str, optional
+        Case names (default: every registered case).
+    checks : bool
+        Include the symbolic derivation checks.
+    force : bool
+        Recompute every case (and the checks) instead of reusing the cache.
+    """
     from ..cases import CASES, get_case
 
     names = list(cases) if cases else list(CASES)
-    cases = [get_case(n) for n in names]  # validates the names before any work
-    parts = []
-    toc = []
-    for case in cases:
-        t0 = time.perf_counter()
-        sub = os.path.join(out_dir, case.name)
-        result = case.run(sub, progress=progress)
-        secs = time.perf_counter() - t0
-        toc.append(f"<li><a href='#{case.name}'>{case.name}</a></li>")
-        items = [f"<h2 id='{case.name}'>{html.escape(case.name)}</h2>",
-                 f"<p>{html.escape(case.reference)} &mdash; laws: {', '.join(case.laws)}; "
-                 f"run in {secs:.1f} s.</p>"]
-        for path in result["written"]:
-            rel = os.path.relpath(path, out_dir)
-            if path.endswith(".png"):
-                items.append(f"<figure><img src='{html.escape(rel)}' alt='{html.escape(rel)}'>"
-                             f"<figcaption>{html.escape(rel)}</figcaption></figure>")
-            elif path.endswith(".csv"):
-                tab = _table(path)
-                link = f"<a href='{html.escape(rel)}'>{html.escape(rel)}</a>"
-                items.append(f"<details><summary>{link}</summary>{tab}</details>" if tab
-                             else f"<p>data: {link}</p>")
-            else:
-                items.append(f"<p><a href='{html.escape(rel)}'>{html.escape(rel)}</a></p>")
-        parts.append("\n".join(items))
-    if checks:
+    objs = [get_case(n) for n in names]  # validates the names before any work
+    runs, verdicts = [], []
+    for case in objs:
         if progress:
-            progress("symbolic checks")
-        parts.append(_checks_section())
-        toc.append("<li><a href='#checks'>symbolic checks</a></li>")
+            progress(f"{case.name}")
+        sub = os.path.join(out_dir, case.name)
+        run = run_case(case, sub, force, progress)
+        runs.append(run)
+        verdicts += [{k: v.get(k) for k in VERDICT_KEYS} for v in case.verdicts(sub)]
+    checks_part = checks_html(_checks(force, progress)) if checks else ""
+    write_text(os.path.join(out_dir, "verdicts.json"), json_text(verdicts))
     ver = ", ".join(f"{k} {v}" for k, v in versions().items())
-    page = f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>nsfric report</title>
-<style>
-body {{ font-family: sans-serif; max-width: 1100px; margin: 2em auto; }}
-img {{ max-width: 100%; }} figure {{ margin: 1em 0; }}
-table {{ border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }}
-td, th {{ border: 1px solid #ccc; padding: 2px 6px; text-align: right; }}
-tr.fail td {{ background: #fdd; }}
-</style></head><body>
-<h1>nsfric report</h1>
-<p>Numerically exact references for nonsmooth friction contact laws of DEM, and the
-discrete schemes measured against them. Versions: {html.escape(ver)}.</p>
-<ul>{''.join(toc)}</ul>
-{''.join(parts)}
-</body></html>
-"""
     path = os.path.join(out_dir, "index.html")
-    write_text(path, page)
+    write_text(path, page(runs, verdicts, out_dir, checks_part, ver))
     return path

@@ -1,0 +1,84 @@
+"""Verdicts and captions of Schäfer, Dippel & Wolf (1996), *Force schemes in simulations of
+granular materials*: ``normal-impact`` (§2, eqs 2-10, Fig 2).  The oblique-impact claims
+(§3, Figs 3-8) are declared the same way, with ``@verdicts_for("oblique-impact")``."""
+from __future__ import annotations
+
+import numpy as np
+
+from .verdicts import Sheet, captions_for, exponent, verdicts_for
+
+SOURCE = "Schäfer, Dippel & Wolf (1996)"
+
+
+@verdicts_for("normal-impact")
+def normal_impact(out_dir: str) -> list:
+    s = Sheet("normal-impact", SOURCE, out_dir)
+    o = s.out
+    f2 = lambda: o.csv("fig2.csv")  # noqa: E731
+    summ = lambda law: o.json(f"reference-{law}.json")["summary"]  # noqa: E731
+    s.number("eqs 3-4", "linear spring-dashpot e_n (k_n = 7.32e6 N/m, gamma_n = 2.06 kg/s)", 0.87,
+             lambda: summ("linear-dashpot")["e_n"], tol=5e-3, note="paper's parameters chosen for e_n = 0.87")
+    s.number("eqs 3-4", "linear spring-dashpot contact duration t_n [s]", 1e-5,
+             lambda: summ("linear-dashpot")["t_n"], rtol=0.01, note="paper's parameters chosen for t_n = 1e-5 s")
+    s.claim("eq 3, Fig 2", "linear spring-dashpot: e_n independent of v_n^i, equal to eq 3",
+            "e_n = exp(-gamma_n t_n/(2 m_eff)) for every impact speed",
+            lambda: float(np.max(np.abs(f2()["e_n linear-dashpot"] - f2()["e_n linear-dashpot eq 3"]))),
+            lambda d: d <= 1e-9, note="max |e_n(reference) - eq 3| over 1e-2..1e2 m/s")
+    s.number("eq 7, §2", "Hertz contact duration t_n at v_n^i = 100 m/s [s]", 1.88e-5,
+             lambda: float(np.interp(100.0, f2()["v_n"], f2()["t_n hertz"])), rtol=0.01)
+    s.number("eq 7", "Hertz t_n ~ v_n^i to the power", -0.2,
+             lambda: exponent(f2()["v_n"], f2()["t_n hertz"], 1e-2, 1e2), tol=1e-6)
+    s.claim("eq 7", "Hertz t_n: the constant 3.21 of eq 7 (exact: 3.2181...)",
+            "t_n = 3.21 (m_eff/k_n_tilde)^(2/5) v^(-1/5)",
+            lambda: float(np.max(np.abs(f2()["t_n hertz"] / f2()["t_n hertz eq 7 exact"] - 1))),
+            lambda d: d <= 1e-8, note="max relative |t_n(reference)/eq 7 exact - 1|; 3.21 is the rounded constant")
+    s.number("eq 8, Fig 2", "Hertz with linear damping (gamma_n = 0.35 kg/s): mean e_n over 0.3-3 m/s",
+             0.87, lambda: float(np.mean(_within(f2(), "e_n hertz-damped", 0.3, 3.0))), tol=0.02,
+             note="Foerster's velocity range taken as 0.3-3 m/s")
+    s.claim("eq 8, Fig 2", "Hertz with linear damping: e_n grows with v_n^i and tends to 0 for small v",
+            "collisions become more elastic as the impact velocity increases",
+            lambda: f2()["e_n hertz-damped"], lambda e: bool(np.all(np.diff(e) > 0)))
+    s.claim("eq 9, Fig 2", "Kuwabara-Kono: e_n decreases with v_n^i",
+            "e_n decreases with increasing v_n^i", lambda: f2()["e_n kuwabara-kono"],
+            lambda e: bool(np.all(np.diff(e) < 0)))
+    s.number("eq 9", "Kuwabara-Kono: exponent of 1 - e_n in v_n^i for e_n close to 1 (v <= 0.1 m/s)",
+             0.2, lambda: exponent(f2()["v_n"], 1 - f2()["e_n kuwabara-kono"], 1e-2, 0.1), tol=0.02)
+    s.claim("eq 10", "Walton-Braun: e_n equals the closed form (s v (m_eff/k_1)^(1/2) + 1)^(-1/2)",
+            "e_n = sqrt(k_1/k_2), k_2 = k_1 + s F_max",
+            lambda: float(np.max(np.abs(f2()["e_n walton-braun"] - f2()["e_n walton-braun closed form"]))),
+            lambda d: d <= 1e-9, note="max |e_n(reference) - closed form| over 1e-2..1e2 m/s")
+    s.claim("eq 10, Fig 2", "Walton-Braun: e_n decreases with v_n^i",
+            "e_n a decreasing function of v_n^i", lambda: f2()["e_n walton-braun"],
+            lambda e: bool(np.all(np.diff(e) < 0)))
+    s.missing("§2, after eq 4", "discrete e_n with dt = t_n/100: relative error ~1e-4",
+              "relative errors of the order 1e-4", "the normal-impact case runs no discrete scheme")
+    return s.items
+
+
+def _within(cols, name, lo, hi):
+    v = cols["v_n"]
+    return cols[name][(v >= lo) & (v <= hi)]
+
+
+@verdicts_for("normal-impact")
+def oblique_placeholder(out_dir: str) -> list:
+    """The oblique impacts (§3) until their case declares its own verdicts."""
+    from . import CASES
+
+    if "oblique-impact" in CASES:
+        return []
+    s = Sheet("normal-impact", SOURCE, out_dir)
+    s.missing("§3, Figs 3-8", "oblique impacts: psi^f against psi^i for the tangential laws",
+              "Figs 3-8", "no oblique-impact case yet")
+    return s.items
+
+
+captions_for("normal-impact", {
+    "fig2.png": "Schäfer et al. Fig 2: (a) normal restitution e_n against the impact speed v_n^i "
+                "(m_eff = 7.4e-5 kg) for the linear spring-dashpot (eq 2), Hertz with linear damping "
+                "(eq 8), Kuwabara-Kono (eq 9) and Walton-Braun (eq 10); markers: exact impacts, lines: "
+                "closed forms. (b) Hertz contact duration t_n against eq 7. Look at e_n = 0.87 constant "
+                "for the dashpot, rising for eq 8, falling for eqs 9-10.",
+    "reference.png": "Exact single impacts at v_n^i = 1 m/s for every normal law: overlap, velocity "
+                     "and normal force against t.",
+})

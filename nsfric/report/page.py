@@ -1,0 +1,161 @@
+"""The HTML of ``nsfric report``: per paper its claims, the verdict table, the figures with
+captions and the data files; then what is not reproduced yet and the symbolic checks.
+Images and data are referenced beside the page (relative links), nothing is fetched."""
+from __future__ import annotations
+
+import html
+import math
+import os
+
+from .papers import PAPERS
+
+STATUS_CLASS = {"match": "match", "differs": "differs", "not reproduced": "missing"}
+
+STYLE = """
+body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.4; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+/* figures use the whole window width (up to their natural size): the legends of the
+   three-panel figures stay readable */
+figure { width: 96vw; position: relative; left: 50%; transform: translateX(-50%); margin: 1.5em 0;
+         text-align: center; }
+figcaption { font-size: 0.95em; color: #333; max-width: 1100px; margin: 0.3em auto; text-align: left; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; width: 100%; }
+td, th { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
+tr.match td.status { background: #dfd; } tr.differs td.status { background: #fed; }
+tr.missing td.status { background: #eee; } tr.fail td { background: #fdd; }
+td.num { font-family: monospace; white-space: nowrap; }
+.claims { background: #f6f6fa; padding: 0.6em 1em; border-left: 4px solid #88a; }
+"""
+
+
+def esc(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def fmt(v, depth=0) -> str:
+    """A value of a verdict as short text: numbers with 6 significant digits."""
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, (int, float)):
+        return f"{v:.6g}" if isinstance(v, float) and math.isfinite(v) else str(v)
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {fmt(x, depth + 1)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        items = [fmt(x, depth + 1) for x in v]
+        if len(items) > 8:
+            items = items[:3] + ["…"] + items[-3:]
+        return "[" + ", ".join(items) + "]"
+    return str(v)
+
+
+def verdict_table(verdicts) -> str:
+    rows = []
+    for v in verdicts:
+        rows.append(
+            f"<tr class='{STATUS_CLASS[v['status']]}'><td>{esc(v['case'])}</td><td>{esc(v['place'])}</td>"
+            f"<td>{esc(v['quantity'])}</td><td class='num'>{esc(fmt(v['paper']))}</td>"
+            f"<td class='num'>{esc(fmt(v['nsfric']))}</td><td class='num'>{esc(fmt(v['difference']))}</td>"
+            f"<td class='status'>{esc(v['status'])}</td><td>{esc(v['note'])}</td></tr>")
+    return ("<table><thead><tr><th>case</th><th>place</th><th>quantity</th><th>paper</th>"
+            "<th>nsfric</th><th>difference</th><th>status</th><th>note</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def counts(verdicts) -> dict:
+    out = {s: 0 for s in STATUS_CLASS}
+    for v in verdicts:
+        out[v["status"]] += 1
+    return out
+
+
+def case_block(run, out_dir) -> tuple:
+    """HTML of one case's figures and files, and the figures without a caption."""
+    case, written, captions = run["case"], run["written"], run["captions"]
+    how = "from the cache" if run["cached"] else "computed"
+    items = [f"<h3 id='{esc(case.name)}'>{esc(case.name)}</h3>",
+             f"<p>{esc(case.reference)} &mdash; laws: {esc(', '.join(case.laws))}; outputs {how} "
+             f"(run took {run['seconds']:.1f} s).</p>"]
+    uncaptioned, data, other = [], [], []
+    for path in written:
+        rel = os.path.relpath(path, out_dir).replace(os.sep, "/")
+        name = os.path.basename(path)
+        if name.endswith(".png"):
+            cap = captions.get(name)
+            if cap is None:
+                uncaptioned.append(rel)
+            text = esc(cap) if cap else f"<em>no caption</em>"
+            items.append(f"<figure><a href='{esc(rel)}'><img src='{esc(rel)}' alt='{esc(cap or name)}'>"
+                         f"</a><figcaption>{text} <small>({esc(rel)})</small></figcaption></figure>")
+        elif name.endswith(".csv"):
+            data.append(f"<a href='{esc(rel)}' download>{esc(name)}</a>")
+        else:
+            other.append(f"<a href='{esc(rel)}'>{esc(name)}</a>")
+    if data:
+        items.append("<p>Data (CSV): " + ", ".join(data) + "</p>")
+    if other:
+        items.append("<p>Metadata: " + ", ".join(other) + "</p>")
+    return "\n".join(items), uncaptioned
+
+
+def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
+    """The whole page (see the module docstring)."""
+    by_paper = {}
+    for run in runs:
+        by_paper.setdefault(run["paper"], []).append(run)
+    summary, sections, uncaptioned = [], [], []
+    for key in [k for k in PAPERS if k in by_paper] + [k for k in by_paper if k not in PAPERS]:
+        mine = [v for v in verdicts if v["source"] == key] if key else []
+        c = counts(mine)
+        anchor = f"paper-{len(sections)}"
+        title = PAPERS[key]["title"] if key in PAPERS else "Other cases"
+        summary.append(f"<tr><td><a href='#{anchor}'>{esc(title)}</a></td><td>{c['match']}</td>"
+                       f"<td>{c['differs']}</td><td>{c['not reproduced']}</td></tr>")
+        part = [f"<h2 id='{anchor}'>{esc(title)}</h2>"]
+        if key in PAPERS:
+            part.append(f"<p class='claims'><strong>What the paper claims.</strong> {esc(PAPERS[key]['claims'])}</p>")
+        if mine:
+            part.append(f"<p>Verdicts: {c['match']} match, {c['differs']} differ, "
+                        f"{c['not reproduced']} not reproduced.</p>" + verdict_table(mine))
+        for run in by_paper[key]:
+            block, unc = case_block(run, out_dir)
+            part.append(block)
+            uncaptioned += unc
+        sections.append("\n".join(part))
+    order = list(PAPERS)
+    missing = sorted((v for v in verdicts if v["status"] != "match"),
+                     key=lambda v: order.index(v["source"]) if v["source"] in order else len(order))
+    todo = "".join(f"<li><strong>{esc(v['status'])}</strong>: {esc(v['source'])}, {esc(v['place'])}: "
+                   f"{esc(v['quantity'])} &mdash; {esc(v['note'])}</li>" for v in missing)
+    todo += "".join(f"<li>figure without a caption: {esc(r)}</li>" for r in uncaptioned)
+    total = counts(verdicts)
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>nsfric report</title>
+<style>{STYLE}</style></head><body>
+<h1>nsfric report</h1>
+<p>Numerically exact references for nonsmooth friction contact laws of DEM, and the discrete
+schemes measured against them. Each verdict compares a published quantity with nsfric's value,
+computed from the case's outputs (<a href="verdicts.json">verdicts.json</a>).
+Versions: {esc(versions)}.</p>
+<table><thead><tr><th>paper</th><th>match</th><th>differs</th><th>not reproduced</th></tr></thead>
+<tbody>{''.join(summary)}<tr><td>all</td><td>{total['match']}</td><td>{total['differs']}</td>
+<td>{total['not reproduced']}</td></tr></tbody></table>
+<p><a href="#not-reproduced">What differs or is not reproduced yet</a>{' &middot; <a href="#checks">symbolic checks</a>' if checks_html else ''}</p>
+{''.join(sections)}
+<h2 id="not-reproduced">What differs or is not reproduced yet</h2>
+<ul>{todo or '<li>nothing</li>'}</ul>
+{checks_html}
+</body></html>
+"""
+
+
+def checks_html(results) -> str:
+    rows = []
+    for r in results:
+        status = "PASS" if r["passed"] else "FAIL"
+        rows.append(f"<tr class='{status.lower()}'><td>{esc(r['name'])}</td><td>{esc(r['source'])}</td>"
+                    f"<td>{esc(r['statement'])}</td><td>{status}</td><td>{r['seconds']:.2f}</td></tr>")
+    return ("<h2 id='checks'>Symbolic derivation checks</h2><table><thead><tr><th>check</th>"
+            "<th>source</th><th>statement</th><th>result</th><th>s</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
