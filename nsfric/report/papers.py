@@ -28,7 +28,7 @@ PAPERS = {
     },
     "Schäfer, Dippel & Wolf (1996)": {
         "title": "Schäfer, Dippel & Wolf (1996): force schemes in simulations of granular materials",
-        "cases": ("normal-impact", "oblique-impact"),
+        "cases": ("normal-impact", "oblique-impact", "column-detachment"),
         "claims": "Normal force laws set the restitution e_n(v) of an impact: the linear "
                   "spring-dashpot gives a constant e_n (eq 3, 0.87 with t_n = 1e-5 s), Hertz with "
                   "linear damping an e_n rising with v, Kuwabara-Kono and Walton-Braun an e_n "
