@@ -124,3 +124,24 @@ def test_delta_schemes_run_on_the_rotating_block():
     n = len(x) // 2
     assert abs(x[-1] - x[n]) > 1e-9          # the residual velocity drifts
     assert abs(xp[-1] - xp[n]) < 1e-13       # projected on sticking: no drift
+
+
+def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
+    import json
+
+    from nsfric.cases.slope_block_figures import run_all
+
+    res = run_all(CASE, str(tmp_path), dts=(2e-5,), sizes=(0.01,), t_series=0.002,
+                  windows=((0.002, 0.003), (0.004, 0.005)), n_phases=1,
+                  mechanism=dict(window=(0.002, 0.003), n_phases=1, integrators=("heun", "bdf2")))
+    names = {p.split("/")[-1] for p in res["written"]}
+    for stem in ("fig2-slope-15deg-rotating", "fig3-slope-30deg-rotating", "fig4-drift-dt-rotating",
+                 "fig5-drift-size-rotating"):
+        assert {stem + ".png", stem + ".csv"} <= names
+    assert {"table1.csv", "drift-mechanism.csv"} <= names
+    text = (tmp_path / "table1.csv").read_text()
+    assert "critical angle" in text and "30.96375653" in text
+    mech = (tmp_path / "drift-mechanism.csv").read_text().splitlines()
+    assert mech[0].split(",")[:3] == ["block", "variant", "scheme"] and len(mech) > 6
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert set(summary["fig2"]) == {"damping=normal+tangential", "damping=normal only (gt_ratio=0)"}

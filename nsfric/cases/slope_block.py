@@ -31,7 +31,9 @@ a damped normal contact, which oscillates about the equilibrium with amplitude
 ``m g sin(alpha)/k_t``).
 ``dt`` is the time step of the discrete schemes (Table 1: 5e-6 s); references ignore it.
 
-Figures (``nsfric run slope-block``): :mod:`nsfric.cases.slope_block_figures`.
+Figures (``nsfric run slope-block``): :mod:`nsfric.cases.slope_block_figures`; Table 1
+with its derived values: :mod:`nsfric.cases.slope_block_table`.  The rotating block:
+:mod:`nsfric.cases.slope_block_rotating`.
 """
 from __future__ import annotations
 
