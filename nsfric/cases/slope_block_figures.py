@@ -30,6 +30,7 @@ STYLE = {
     "CS Heun": dict(color="C1", lw=1.2),
     "exact static friction": dict(color="k", lw=1.0, ls="--"),
     "exact CS law": dict(color="C3", lw=1.0, ls=":"),
+    "CS viscous Heun": dict(color="C2", lw=1.0, ls="-."),
 }
 FLOOR = 1e-16  # where exactly-zero drifts are drawn on log axes
 
