@@ -31,15 +31,31 @@ a damped normal contact, which oscillates about the equilibrium with amplitude
 ``m g sin(alpha)/k_t``).
 ``dt`` is the time step of the discrete schemes (Table 1: 5e-6 s); references ignore it.
 
-Figures (``nsfric run slope-block``): :mod:`nsfric.cases.slope_block_figures`.
+Figures (``nsfric run slope-block``): :mod:`nsfric.cases.slope_block_figures`; Table 1
+with its derived values: :mod:`nsfric.cases.slope_block_table`.  The rotating block:
+:mod:`nsfric.cases.slope_block_rotating`.
 """
 from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy as sp
 
 from ..symbolic import systems
 from ..symbolic.systems import (  # noqa: F401  (re-exported: the figures and tests use them)
     ALPHA, D, F_NORMAL, G, GAMMA_T, K_T, MASS, Y, alpha, damping, dt, gt_ratio, kt_ratio, l, rho,
     vx, vx0, vy, x, y, y0)
 from .base import Case, register_case
+
+
+@lru_cache(maxsize=None)
+def _number_functions(name: str) -> dict:
+    """``{quantity: (function, parameter names)}`` of :func:`systems.slope_numbers`."""
+    out = {}
+    for k, e in systems.slope_numbers(name).items():
+        args = sorted(s.name for s in e.free_symbols)
+        out[k] = (sp.lambdify(args, e, "math"), args)
+    return out
 
 
 @register_case
@@ -62,26 +78,13 @@ class SlopeBlock(Case):
 
     # -- numbers the figures and tests use -----------------------------------------
     @staticmethod
-    def numbers(values: dict) -> dict:
-        """Mass, stiffnesses, frequencies and the equilibrium quantities for ``values``."""
-        import math
-
-        m = values["rho"] * values["l"] ** 2
-        a = math.radians(values["alpha"])
-        g = float(G)
-        k_n = values["Y"]
-        k_t = values["kt_ratio"] * values["Y"]
-        return {
-            "m": m, "k_n": k_n, "k_t": k_t,
-            "gamma_t": values["damping"] * values["gt_ratio"] * math.sqrt(k_t * m),
-            "c_n": values["damping"] * values["D"] * math.sqrt(k_n * m),
-            "omega_n": math.sqrt(k_n / m), "omega_t": math.sqrt(k_t / m),
-            "F_n_eq": m * g * math.cos(a),
-            "y_eq": -m * g * math.cos(a) / k_n,
-            "cs_amplitude": m * g * math.sin(a) / k_t,   # m g sin(alpha) / k_t
-            "slide_acceleration": g * (math.sin(a) - values["mu"] * math.cos(a)),
-            "critical_angle": math.degrees(math.atan(values["mu"])),
-        }
+    def numbers(values: dict, rotating: bool = False) -> dict:
+        """Table 1's derived values (``m``, ``I``, ``m_eff_tan``, ``k_t``, ``gamma_t``,
+        ``c_n``, the critical angle in degrees ...) and the equilibrium quantities for the
+        parameter ``values``, evaluated from their symbolic derivation
+        (:func:`nsfric.symbolic.systems.slope_numbers`)."""
+        fns = _number_functions("slope-block-rotating" if rotating else "slope-block")
+        return {k: float(f(**{n: values[n] for n in args})) for k, (f, args) in fns.items()}
 
     def run(self, out_dir: str, progress=None) -> dict:
         from .slope_block_figures import run_all

@@ -30,6 +30,7 @@ STYLE = {
     "CS Heun": dict(color="C1", lw=1.2),
     "exact static friction": dict(color="k", lw=1.0, ls="--"),
     "exact CS law": dict(color="C3", lw=1.0, ls=":"),
+    "CS viscous Heun": dict(color="C2", lw=1.0, ls="-."),
 }
 FLOOR = 1e-16  # where exactly-zero drifts are drawn on log axes
 
@@ -38,27 +39,41 @@ def _obj(values):
     return np.array(list(values), dtype=object)
 
 
-def plot_time_series(data, alpha, fig_no):
-    fig, axes = figure(2, 2, figsize=(10, 6.2), sharex=True)
-    for j, damping in enumerate((1.0, 0.0)):
-        for label, s in data[damping].items():
+def _title(key):
+    if isinstance(key, str):
+        return f"damping: {key}"
+    return f"{'with' if key else 'without'} damping"
+
+
+def add_caption(fig, lines):
+    """Caption below the axes (Table 1, differences from the paper)."""
+    fig.text(0.01, -0.01, "\n".join(lines), fontsize=6.5, va="top", ha="left", wrap=True)
+
+
+def plot_time_series(data, alpha, fig_no, caption=(), block=""):
+    ncol = len(data)
+    fig, axes = figure(2, ncol, figsize=(5.0 * ncol, 6.2), sharex=True)
+    for j, (key, cur) in enumerate(data.items()):
+        for label, s in cur.items():
             kw = STYLE.get(label, {})
             axes[0, j].plot(s["t"] * 1e3, s["x_h"] * 1e6, label=label, **kw)
             axes[1, j].plot(s["t"] * 1e3, s["x"] * 1e6, label=label, **kw)
-        axes[0, j].set_title(f"{'with' if damping else 'without'} damping", fontsize=9)
+        axes[0, j].set_title(_title(key), fontsize=9)
         axes[1, j].set_xlabel("t [ms]")
     axes[0, 0].set_ylabel("horizontal position [µm]")
     axes[1, 0].set_ylabel("tangential position x [µm]")
     axes[0, 0].legend(fontsize=7)
     for ax in axes.ravel():
         ax.grid(True, alpha=0.3)
-    fig.suptitle(f"Fig {fig_no} analogue (Krengel & Matuttis): 1 cm block at {alpha:g}°, "
+    fig.suptitle(f"Fig {fig_no} analogue (Krengel & Matuttis){block}: 1 cm block at {alpha:g}°, "
                  "dt = 5e-6 s, Table 1", fontsize=10)
+    add_caption(fig, caption)
     return fig
 
 
 def time_series_columns(data) -> dict:
     cols = {"damping": [], "series": [], "scheme": [], "t": [], "x_h": [], "x": []}
+    text = any(isinstance(k, str) for k in data)
     for damping, cur in data.items():
         for label, s in cur.items():
             n = len(s["t"])
@@ -68,7 +83,8 @@ def time_series_columns(data) -> dict:
             cols["t"] += list(s["t"])
             cols["x_h"] += list(s["x_h"])
             cols["x"] += list(s["x"])
-    out = {k: np.asarray(v, dtype=float) for k, v in cols.items() if k not in ("series", "scheme")}
+    out = {k: np.asarray(v, dtype=float) for k, v in cols.items() if k not in ("series", "scheme", "damping")}
+    out["damping"] = _obj(cols["damping"]) if text else np.asarray(cols["damping"], dtype=float)
     out["series"], out["scheme"] = _obj(cols["series"]), _obj(cols["scheme"])
     return {k: out[k] for k in ("damping", "series", "scheme", "t", "x_h", "x")}
 
@@ -88,12 +104,12 @@ def _drift_lines(ax, xs, rs, color, label, marker):
                   label=f"{label}: run from t = 0")
     else:
         ax.loglog(x[ok], np.maximum(plain[ok], FLOOR), marker + "-", color=color, ms=4, label=label)
-    if (~ok).any():
-        ax.plot(x[~ok], np.full((~ok).sum(), FLOOR * 10), "x", color=color, ms=7, ls="none",
-                label=f"{label}: diverged")
+    for xv in x[~ok]:  # no data there: a note at the axis edge, not a marker on the data scale
+        ax.annotate(f"{label}: diverged", xy=(xv, 0.02), xycoords=("data", "axes fraction"),
+                    rotation=90, fontsize=6, color=color, ha="center", va="bottom")
 
 
-def plot_drift_dt(rows, exact, window):
+def plot_drift_dt(rows, exact, window, caption=(), block=""):
     fig, axes = figure(1, 1, figsize=(7.0, 5.0))
     ax = axes[0, 0]
     marks = "os^vD"
@@ -108,13 +124,14 @@ def plot_drift_dt(rows, exact, window):
                    label=f"exact CS law (IDA): x(t1) - x(t0) = {exact['cs']['drift']:.2g} m")
     ax.set_xlabel("dt [s]")
     ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
-    ax.set_title("Fig 4 analogue: drift of a 1 cm block at 15° (zero drawn at 1e-16 m)", fontsize=9)
+    ax.set_title(f"Fig 4 analogue{block}: drift of a 1 cm block at 15° (zero drawn at 1e-16 m)", fontsize=9)
     ax.legend(fontsize=6.5, loc="center right")
     ax.grid(True, which="both", alpha=0.3)
+    add_caption(fig, caption)
     return fig
 
 
-def plot_drift_size(rows, window, dt):
+def plot_drift_size(rows, window, dt, caption=(), block=""):
     fig, axes = figure(1, 1, figsize=(7.0, 5.0))
     ax = axes[0, 0]
     marks = {"heun": "o", "bdf2": "s", "bdf5": "^"}
@@ -128,10 +145,11 @@ def plot_drift_size(rows, window, dt):
         _drift_lines(ax, [r["l"] for r in rs], rs, f"C{k}", f"delta-{integ}", marks.get(integ, "o"))
     ax.set_xlabel("block size l [m]")
     ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
-    ax.set_title(f"Fig 5 analogue: drift against particle size, 15°, dt = {dt:g} s (zero at 1e-16 m)",
+    ax.set_title(f"Fig 5 analogue{block}: drift against particle size, 15°, dt = {dt:g} s (zero at 1e-16 m)",
                  fontsize=9)
     ax.legend(fontsize=6.5, loc="center right")
     ax.grid(True, which="both", alpha=0.3)
+    add_caption(fig, caption)
     return fig
 
 
@@ -144,55 +162,84 @@ def _rows_columns(rows, keys) -> dict:
 
 
 def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
-            windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES) -> dict:
-    """Write the references, Figs 2-5 with their CSVs and ``summary.json`` (see module).
+            windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES, mechanism=None) -> dict:
+    """Write Table 1, the references, Figs 2-5 with their CSVs and ``summary.json`` (see
+    module); for the rotating block the files end in ``-rotating``, Figs 2-3 show the
+    damping variants one at a time, and ``drift-mechanism.csv`` holds the drift with
+    one ingredient changed at a time (both blocks; ``mechanism``: its options, or
+    False to skip).
 
     ``dts``, ``sizes``, ``t_series`` (end of Figs 2-3), the drift ``windows`` of Figs 4
     and 5 and the number of grid phases can be reduced for quick runs (the tests)."""
     w4, w5 = windows
     from ..solvers.crosscheck import disagreement
     from .reference import reference_meta
+    from . import slope_block_table as T
 
+    rot = bool(getattr(case, "rotating", False))
+    suffix, block = ("-rotating", " (rotating block)") if rot else ("", "")
     written, summary = [], {"case": case.name, "reference": case.reference, "versions": versions()}
     meta0 = {"case": case.name, "reference": case.reference, "versions": versions()}
+    cols, meta = T.table1(case)
+    path = os.path.join(out_dir, "table1.csv")
+    write_csv_with_sidecar(path, cols, dict(meta0, **meta))
+    written.append(path)
+    table = T.caption(case)
     for law in case.laws:
         if progress:
-            progress(f"slope-block: reference for {law}")
+            progress(f"{case.name}: reference for {law}")
         sol = case.reference_solution(law, samples=2001)
         other = case.reference_solution(law, solver="ida", samples=2001)
         path = os.path.join(out_dir, f"reference-{law}.csv")
         write_csv_with_sidecar(path, sol.columns(), reference_meta(case, law, sol, disagreement(sol, other)))
         written.append(path)
+    mech = []
+    if rot and mechanism is not False:
+        from .base import get_case
+        from .slope_block_mechanism import mechanism_rows
+
+        mech = mechanism_rows([get_case("slope-block"), case], progress=progress, **(mechanism or {}))
+        path = os.path.join(out_dir, "drift-mechanism.csv")
+        write_csv_with_sidecar(path, _rows_columns(mech, ("block", "variant", "scheme", "drift", "mean_abs",
+                                                          "ratio_to_heun")),
+                               dict(meta0, alpha=15.0, dt=S.DT_PAPER, options=mechanism or {}))
+        written.append(path)
+    variants = S.DAMPING_SEPARATE if rot else S.DAMPING_BOTH
+    series = S.SERIES_ROTATING if rot else S.SERIES
     for alpha, no in ((15.0, 2), (30.0, 3)):
-        data = S.time_series(case, alpha, t_end=t_series, progress=progress)
-        stem = os.path.join(out_dir, f"fig{no}-slope-{alpha:g}deg")
+        data = S.time_series(case, alpha, t_end=t_series, progress=progress, variants=variants, series=series)
+        stem = os.path.join(out_dir, f"fig{no}-slope-{alpha:g}deg{suffix}")
         write_csv_with_sidecar(stem + ".csv", time_series_columns(data),
                                dict(meta0, figure=no, alpha=alpha, dt=S.DT_PAPER, t_end=t_series))
-        written += [stem + ".csv", save(plot_time_series(data, alpha, no), stem + ".png")]
+        fig = plot_time_series(data, alpha, no, T.time_series_caption(case, table), block)
+        written += [stem + ".csv", save(fig, stem + ".png")]
         summary[f"fig{no}"] = {
-            f"damping={d:g}": {lab: {"x_end": float(s["x"][-1]), "settle_time": S.settle_time(s["t"], s["x"]),
-                                     "first_stick": next((tt for k, tt in s["events"] if k == "stick"), None),
-                                     "events": s["events"][:6], "n_events": len(s["events"])}
-                               for lab, s in cur.items()}
+            (f"damping={d}" if isinstance(d, str) else f"damping={d:g}"): {
+                lab: {"x_end": float(s["x"][-1]), "settle_time": S.settle_time(s["t"], s["x"]),
+                      "first_stick": next((tt for k, tt in s["events"] if k == "stick"), None),
+                      "events": s["events"][:6], "n_events": len(s["events"])}
+                for lab, s in cur.items()}
             for d, cur in data.items()}
     exact = S.exact_drift(case, {"alpha": 15.0}, w4)
     cs = S.exact(case, "cundall-strack", {"alpha": 15.0}, w4[1])
     exact["cs"] = {"drift": S.drift_of(cs.t, cs["x"], w4), "solver": cs.solver}
     rows4 = S.drift_vs_dt(case, dts, window=w4, n_phases=n_phases, progress=progress)
-    stem = os.path.join(out_dir, "fig4-drift-dt")
+    stem = os.path.join(out_dir, f"fig4-drift-dt{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows4, ("scheme", "law", "dt", "drift", "mean_abs", "min_abs", "max_abs", "rate")),
                            dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, exact=exact, n_phases=n_phases))
-    written += [stem + ".csv", save(plot_drift_dt(rows4, exact, w4), stem + ".png")]
+    fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech), block)
+    written += [stem + ".csv", save(fig, stem + ".png")]
     rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
-    stem = os.path.join(out_dir, "fig5-drift-size")
+    stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
                                                    "stick_time")),
                            dict(meta0, figure=5, alpha=15.0, dt=S.DT_PAPER, window=w5, n_phases=n_phases))
-    written += [stem + ".csv", save(plot_drift_size(rows5, w5, S.DT_PAPER), stem + ".png")]
+    fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5), block)
+    written += [stem + ".csv", save(fig, stem + ".png")]
     summary.update(fig4={"window": w4, "n_phases": n_phases, "exact": exact, "rows": rows4},
-                   fig5={"window": w5, "n_phases": n_phases, "rows": rows5})
+                   fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)
     if progress:
-        progress("slope-block: Cundall-Strack amplitude")
+        progress(f"{case.name}: Cundall-Strack amplitude")
     summary["cs_amplitude"] = [S.cs_amplitude(case, 15.0, p, window=(t_series / 2, t_series))
                                for p in ({"gt_ratio": 0.0}, {"damping": 0.0}, {})]
     path = os.path.join(out_dir, "summary.json")

@@ -63,20 +63,32 @@ SERIES = (
     ("exact static friction", "coulomb", None),
     ("exact CS law", "cundall-strack", None),
 )
+#: the rotating block adds Cundall-Strack with the instantaneous damping -gamma_t v
+SERIES_ROTATING = SERIES + (("CS viscous Heun", "cundall-strack-viscous", "heun"),)
 
 
-def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=None) -> dict:
-    """Horizontal and tangential position against time, with and without damping.
+#: damping variants of Figs 2-3, ``(key, params)``: the translating block's figures keep
+#: "with" (1) and "without" (0, normal and tangential off together); the rotating block's
+#: switch the tangential damping off alone (without normal damping its rocking drives a
+#: corner's normal force below zero, outside the bilateral corner contacts: not shown)
+DAMPING_BOTH = ((1.0, {"damping": 1.0}), (0.0, {"damping": 0.0}))
+DAMPING_SEPARATE = (("normal+tangential", {}), ("normal only (gt_ratio=0)", {"gt_ratio": 0.0}))
 
-    Returns ``{damping: {label: {"t", "x_h", "x", "events"}}}`` for damping 1 and 0.
+
+def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=None,
+                variants=DAMPING_BOTH) -> dict:
+    """Horizontal and tangential position against time for each damping variant.
+
+    Returns ``{key: {label: {"t", "x_h", "x", "events"}}}`` for the ``variants``
+    ``(key, params)`` (default: damping 1 and 0).
     """
     out = {}
-    for damping in (1.0, 0.0):
-        params = {"alpha": alpha, "damping": damping}
+    for key, extra in variants:
+        params = dict(extra, alpha=alpha)
         cur = {}
         for label, law, scheme in series:
             if progress:
-                progress(f"slope-block {alpha:g} deg, damping {damping:g}: {label}")
+                progress(f"{case.name} {alpha:g} deg, damping {key}: {label}")
             if scheme is None:
                 sol = exact(case, law, params, t_end, solver="filippov", samples=4001)
                 cur[label] = {"t": sol.t, "x_h": sol["x_h"], "x": sol["x"],
@@ -88,7 +100,7 @@ def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=No
                 cur[label] = {"t": res.t[::stride], "x_h": res["x_h"][::stride],
                               "x": res["x"][::stride], "events": [(e["kind"], e["t"]) for e in res.events],
                               "law": law, "scheme": scheme}
-        out[damping] = cur
+        out[key] = cur
     return out
 
 
@@ -124,9 +136,10 @@ def phase_starts(case, values, dt, n_phases=N_PHASES):
     return taus, U
 
 
-def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False):
+def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False, corrections=1):
     """Drifts ``x(t1) - x(t0)`` of the delta scheme, shape (len(param_sets), n_phases),
-    all members in one batch, and the first stick time of each member."""
+    all members in one batch, and the first stick time of each member (``integrator``:
+    a name or a Scheme; ``corrections`` of a predictor-corrector BDF)."""
     model = case.model("coulomb")
     P, U0, taus = [], [], []
     for values in param_sets:
@@ -137,7 +150,8 @@ def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, pr
     P, U0, taus = np.hstack(P), np.hstack(U0), np.concatenate(taus)
     n_steps = int(round(window[1] / dt))
     keep = math.gcd(int(round(window[0] / dt)), n_steps) or 1  # rows on both window ends
-    t, Y, events, _ = run_batch(DeltaField(model, P), U0, dt, n_steps, integrator, projection, keep=keep)
+    t, Y, events, _ = run_batch(DeltaField(model, P), U0, dt, n_steps, integrator, projection,
+                                corrections=corrections, keep=keep)
     ix = model.state_names.index("x")
     d = np.array([drift_of(t + taus[b], Y[ix, b], window) for b in range(P.shape[1])])
     stick = np.array([next((e["t"] + taus[b] for e in events[b] if e["kind"] == "stick"), np.nan)

@@ -17,6 +17,7 @@ from . import normal as N
 from . import tangential as T
 from .coupling import couple
 from .kinematics import Slider, SlopeBlock
+from .polygon import RotatingBlock, omega as RB_OMEGA, theta as RB_THETA
 
 #: system name -> (builder, laws), filled by :func:`system`
 SYSTEMS: dict = {}
@@ -209,3 +210,107 @@ def slope_block(law: str):
     outputs = {"x_h": x * sp.cos(ALPHA) + y * sp.sin(ALPHA)}  # horizontal position of the contact face
     return couple(SLOPE, normal=SLOPE_NORMAL, tangential=tangential, name=f"slope-block/{law}",
                   params=_slope_params(), outputs=outputs, reference=f"{SLOPE_REFERENCE}; {tangential.reference}")
+
+
+# -- Krengel & Matuttis §4 with rotation: the block rocks on its two lower corners --------
+theta, omega = RB_THETA, RB_OMEGA
+INERTIA = MASS * l ** 2 / 6              #: moment of inertia of the square per unit depth
+SLOPE_ROT_GEOMETRY = RotatingBlock(x, y, vx, vy, MASS, INERTIA, l, ALPHA, corner_law=None)
+#: eq 21 for the flat block touching the plane (y = 0, r_perp = l/2): 2/5 m
+M_EFF_TAN = sp.simplify(SLOPE_ROT_GEOMETRY.effective_mass().subs(y, 0))
+GAMMA_N_ROT = damping * D * sp.sqrt(Y * M_EFF_TAN)      #: eq 18 with m_eff,tan of eq 21
+GAMMA_T_ROT = damping * gt_ratio * sp.sqrt(K_T * M_EFF_TAN)  #: Table 1 with m_eff,tan of eq 21
+#: the normal law each corner carries: half of Y A/l and of eq 18's damping
+SLOPE_CORNER_NORMAL = N.linear_spring_dashpot(k=Y / 2, gamma=GAMMA_N_ROT / 2, params=(), persistent=True)
+SLOPE_ROT = RotatingBlock(x, y, vx, vy, MASS, INERTIA, l, ALPHA, corner_law=SLOPE_CORNER_NORMAL)
+
+
+def cundall_strack_viscous(k, gamma, params=()):
+    """Cundall-Strack spring (eq 19) cut off at ``mu F_N`` with the conventional
+    *instantaneous* damping ``-gamma v`` added outside the cut-off (K-M after eq 20):
+    the spring-slider of :func:`~nsfric.symbolic.tangential.spring_dashpot_slider` without
+    dashpot, plus ``-gamma v`` in every mode (so ``|F|`` may exceed ``mu F_N`` by the
+    viscous part while slipping)."""
+    base = T.spring_dashpot_slider("cundall-strack-viscous", k, 0, L.mu * L.F_N, params,
+                                   "Krengel & Matuttis eq 19 and the instantaneous damping after eq 20")
+    visc = -gamma * L.v
+    branches = {n: L.Branch(b.signs, b.F + visc, b.rates, b.kind, b.outputs) for n, b in base.branches.items()}
+    slidings = {n: L.LawSliding(s.surface, s.kind, s.algebraic, s.plus, s.minus, s.F + visc, s.rates, s.entry_kind)
+                for n, s in base.slidings.items()}
+    return L.TangentialLaw(base.name, base.reference, base.states, base.params, base.switching, branches,
+                           slidings, doc=cundall_strack_viscous.__doc__)
+
+
+def slope_tangential(law: str, gamma_t):
+    """The block's tangential law ``law`` (``coulomb``, ``cundall-strack`` with the
+    incremental damping of eq 20, ``cundall-strack-viscous`` with ``-gamma_t v``)."""
+    if law == "coulomb":
+        return T.coulomb_static(params=())
+    if law == "cundall-strack":
+        return T.cundall_strack(k=K_T, gamma=gamma_t, params=())
+    return cundall_strack_viscous(K_T, gamma_t)
+
+
+@system("slope-block-rotating", ("coulomb", "cundall-strack", "cundall-strack-viscous"))
+def slope_block_rotating(law: str):
+    """Rotating square block on an inclined slope, touching it at its two lower corners
+    (Krengel & Matuttis §4 with rotation, eqs 18-22; :class:`~nsfric.symbolic.polygon.RotatingBlock`):
+    per-corner penalty normal law, one sliding surface ``v_t = vx + omega y_c`` shared by
+    the two corner contacts, exact Coulomb friction or Cundall-Strack (incremental eq 20
+    damping, or the instantaneous ``-gamma_t v``)."""
+    tangential = slope_tangential(law, GAMMA_T_ROT)
+    kin = SLOPE_ROT
+    outputs = {"x_h": x * sp.cos(ALPHA) + y * sp.sin(ALPHA),
+               "F_n1": kin.corner_force(1), "F_n2": kin.corner_force(2),
+               "d_1": kin.depth(1)[0], "d_2": kin.depth(2)[0],
+               "v_t": kin.tangential_velocity, "m_eff_tan": kin.effective_mass()}
+    return couple(kin, normal=SLOPE_CORNER_NORMAL, tangential=tangential, name=f"slope-block-rotating/{law}",
+                  params=_slope_params(), outputs=outputs,
+                  reference=f"{SLOPE_REFERENCE}, eqs 21-22 (rotation); {tangential.reference}")
+
+
+def effective_mass(kin):
+    """Reduced tangential mass of ``kin``'s contact, derived from its mechanics:
+    ``1/m_eff,tan = d(dv_t/dt)/dF_t`` (eq 21 for a rigid body: ``1/m + r_perp^2/I``)."""
+    F_t = sp.Symbol("F_t", real=True)
+    r = kin.rates(F_t, 0)
+    vt = kin.tangential_velocity
+    return sp.simplify(1 / sum(sp.diff(vt, s) * sp.diff(r[s], F_t) for s in kin.states))
+
+
+@lru_cache(maxsize=None)
+def slope_numbers(name: str = "slope-block") -> dict:
+    """Table 1's derived values and the equilibrium quantities of the block ``name``
+    (``slope-block`` or ``slope-block-rotating``), as expressions in the parameters.
+
+    Derived from the coulomb model: the rest state's normal position ``y_eq`` solves
+    ``dvy/dt = 0`` (``vx = vy = 0``, flat block); ``slide_acceleration`` is ``dvx/dt``
+    of the ``slip+`` mode there and the critical angle its root in (0, 90) deg (the
+    static-friction limit of the Filippov mode, ``lam = 0``); ``F_t_eq`` is the friction
+    force of the static equilibrium (``dvx/dt = 0``; the stuck mode's force for the
+    translating block); ``m_eff_tan`` is :func:`effective_mass` of the
+    flat block touching the plane (eq 21).
+    """
+    from .derive import derive
+
+    rot = name == "slope-block-rotating"
+    kin = SLOPE_ROT if rot else SLOPE
+    d = derive(model(name, "coulomb"))
+    rest = {vx: 0, vy: 0, **({theta: 0, omega: 0} if rot else {})}
+    rhs = {s: e.subs(rest) for s, e in zip(d.y, d.modes["slip+"].rhs)}
+    (y_eq,) = sp.solve(sp.Eq(rhs[vy], 0), y)
+    acc = sp.simplify(rhs[vx].subs(y, y_eq))
+    crit = [r for r in sp.solve(acc, alpha) if r.subs(L.mu, 1).evalf() > 0]
+    if len(crit) != 1:
+        raise ValueError(f"{name}: expected one critical angle in (0, 90) deg, got {crit}")
+    F_t = sp.Symbol("F_t", real=True)
+    (F_t_eq,) = sp.solve(kin.rates(F_t, 0)[vx], F_t)
+    F_n_eq = sp.simplify(d.modes["stick"].outputs["F_n"].subs(rest).subs(y, y_eq))
+    return {
+        "m": MASS, "I": INERTIA, "m_eff_tan": sp.simplify(effective_mass(kin).subs({y: 0, **rest})),
+        "k_n": Y, "k_t": K_T, "gamma_t": GAMMA_T_ROT if rot else GAMMA_T,
+        "c_n": GAMMA_N_ROT if rot else GAMMA_N,
+        "omega_n": sp.sqrt(Y / MASS), "omega_t": sp.sqrt(K_T / MASS),
+        "F_n_eq": F_n_eq, "y_eq": y_eq, "F_t_eq": F_t_eq, "cs_amplitude": -F_t_eq / K_T,
+        "slide_acceleration": acc, "critical_angle": crit[0],
+    }

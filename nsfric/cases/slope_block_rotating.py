@@ -1,0 +1,65 @@
+"""Rotating block on an inclined slope, Krengel & Matuttis §4 with rotation (eqs 18-22).
+
+The block of :mod:`nsfric.cases.slope_block` as a rigid square that rotates and touches
+the plane at its two lower corners (:class:`~nsfric.symbolic.polygon.RotatingBlock`):
+states ``x, y`` (the lower face's centre of the unrotated block, as for the translating
+block), ``theta`` (rotation, counter-clockwise), ``vx, vy, omega``; moment of inertia
+``I = m l^2/6``.  Each corner carries half of Table 1's elastic law ``Y A/l`` and of the
+damping of eq 18 on its own penetration (both corners of the flat block: exactly
+``Y A/l``), eq 18 and Table 1's ``gamma_t`` with the reduced tangential mass of eq 21,
+``m_eff,tan = (1/m + (l/2)^2/I)^-1 = 2/5 m`` (derived symbolically,
+:data:`nsfric.symbolic.systems.M_EFF_TAN`).  One tangential contact per corner; both
+share the sliding surface ``v_t = vx + omega y_c = 0`` (see the kinematics).
+
+Laws: ``coulomb`` (exact static friction), ``cundall-strack`` (eqs 19-20, incremental
+damping) and ``cundall-strack-viscous`` (eq 19 with the instantaneous damping
+``-gamma_t v``).  The parameters are the translating block's; ``D = 0`` switches the
+normal damping off alone, ``gt_ratio = 0`` the tangential damping alone and
+``damping = 0`` both.  Figures (``nsfric run slope-block-rotating``):
+:mod:`nsfric.cases.slope_block_figures` with the rotating block.
+"""
+from __future__ import annotations
+
+from ..symbolic import systems
+from .base import Case, register_case
+from .slope_block import SlopeBlock
+
+
+@register_case
+class RotatingSlopeBlock(Case):
+    """Rotating block on a slope (Krengel & Matuttis §4 with rotation); see the module."""
+
+    name = "slope-block-rotating"
+    reference = "Krengel & Matuttis §4 with rotation, eqs 18-22, Table 1, Figs 2-5"
+    laws = ("coulomb", "cundall-strack", "cundall-strack-viscous")
+    default_law = "coulomb"
+    t_end = 0.02
+    unit = "s"
+    initial = {"y": "y0", "vx": "vx0"}
+    units = {"x": "m", "y": "m", "vx": "m/s", "vy": "m/s", "xi": "m", "theta": "rad", "omega": "rad/s",
+             "F_n1": "N/m", "F_n2": "N/m", "F_n": "N/m", "F": "N/m", "d_1": "m", "d_2": "m",
+             "v_t": "m/s", "m_eff_tan": "kg/m"}
+    closed_form = False
+    rotating = True
+
+    #: absolute tolerance of the references unless one is given: the stuck mode's
+    #: algebraic ``vx = -omega y_c`` carries rounding noise of ~1e-15 m/s (the moment
+    #: balance of ``I = 8e-6 kg m``), which the solvers' default 1e-14 resolves with
+    #: ~25x more steps for no gain (positions ~1e-8 m, rotation ~1e-5 rad)
+    reference_atol = 1e-12
+
+    def reference_solution(self, law=None, solver="filippov", params=None, t_end=None, t_eval=None,
+                           samples=None, **options):
+        if options.get("atol") is None:
+            options["atol"] = self.reference_atol
+        return super().reference_solution(law, solver, params, t_end, t_eval, samples, **options)
+
+    def build(self, law: str):
+        return systems.slope_block_rotating(law)
+
+    numbers = staticmethod(lambda values: SlopeBlock.numbers(values, rotating=True))
+
+    def run(self, out_dir: str, progress=None) -> dict:
+        from .slope_block_figures import run_all
+
+        return run_all(self, out_dir, progress)

@@ -1,0 +1,147 @@
+"""Krengel & Matuttis §4 with rotation: the square block rocking on its two lower corners
+(RotatingBlock), exact static friction (Filippov and IDA), Table 1 derived symbolically."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import nsfric
+from nsfric.cases.slope_block_table import caption, table1
+from nsfric.solvers.crosscheck import disagreement
+from nsfric.symbolic import systems
+from nsfric.symbolic.polygon import corner_law_is_linear
+
+CASE = nsfric.get_case("slope-block-rotating")
+_SOLS = {}
+
+
+def ref(law="coulomb", solver="filippov", t_end=0.02, samples=2001, **params):
+    key = (law, solver, t_end, samples, tuple(sorted(params.items())))
+    if key not in _SOLS:
+        _SOLS[key] = CASE.reference_solution(law, solver=solver, params=params, t_end=t_end, samples=samples)
+    return _SOLS[key]
+
+
+def test_eq_21_and_the_corner_forces_are_derived_from_the_kinematics():
+    kin = systems.SLOPE_ROT
+    # 1/m_eff = d(dv_t/dt)/dF_t of the Newton-Euler equations is eq 21 with r_perp = y_c
+    assert sp.simplify(systems.effective_mass(kin) - kin.effective_mass()) == 0
+    assert sp.simplify(systems.M_EFF_TAN - sp.Rational(2, 5) * systems.MASS) == 0
+    # the law on d_1 + d_2 that bounds the friction is the sum of the corner forces
+    assert corner_law_is_linear(kin)
+    law = systems.SLOPE_CORNER_NORMAL
+    total = -law.branches["contact"].F.xreplace({law.overlap: kin.overlap, law.rate: kin.overlap_rate})
+    assert sp.simplify(total - kin.corner_force(1) - kin.corner_force(2)) == 0
+    # flat block: the corners carry Y A / l with A = l (-y) and eq 18's damping
+    flat = {systems.theta: 0, systems.omega: 0}
+    F = sp.simplify(total.subs(flat))
+    assert sp.simplify(F - (-systems.Y * systems.y - systems.GAMMA_N_ROT * systems.vy)) == 0
+
+
+def test_table_1_derived_values_from_the_symbolic_layer():
+    v = CASE.bind()
+    n = CASE.numbers(v)
+    assert n["m"] == pytest.approx(0.5, rel=1e-15) and n["m_eff_tan"] == pytest.approx(0.2, rel=1e-15)
+    assert n["k_t"] == pytest.approx(2 / 7 * 5e7, rel=1e-15)
+    assert n["gamma_t"] == pytest.approx(0.25 * math.sqrt(2 / 7 * 5e7 * 0.2), rel=1e-14)
+    assert n["critical_angle"] == pytest.approx(math.degrees(math.atan(0.6)), abs=1e-12)
+    cols, meta = table1(CASE)
+    row = dict(zip(cols["quantity"], cols["value"]))
+    assert row["critical angle"] == pytest.approx(30.96375653, abs=1e-8)
+    assert row["m_eff,tan"] == pytest.approx(0.2) and meta["rotating"]
+    assert "30.96°" in caption(CASE) and "m_eff,tan = 0.2" in caption(CASE)
+    # the translating block: m_eff,tan = m
+    tr = nsfric.get_case("slope-block")
+    assert tr.numbers(tr.bind())["m_eff_tan"] == pytest.approx(0.5, rel=1e-15)
+
+
+@pytest.mark.slow
+def test_rotating_block_sticks_exactly_at_15_degrees():
+    """Stuck from its one stick event on: the shared corner velocity v_t stays zero, both
+    corners keep F_n > 0 with the friction inside mu F_n; once the rocking has died
+    (t >= 0.05 s) x and theta are constant to 1e-12 over 1 s; Filippov and IDA agree."""
+    T = 1.05
+    sols = {s: ref(solver=s, t_end=T, samples=3001) for s in ("filippov", "ida")}
+    for s, sol in sols.items():
+        assert [e.kind for e in sol.events] == ["stick"], s
+        t_s = sol.events[0].t
+        t = np.linspace(t_s + 1e-6, T, 20001)
+        # IDA's dense output interpolates vx and omega separately (Hermite): v_t to 1e-9
+        assert np.max(np.abs(sol.derived("v_t", t=t))) <= (1e-12 if s == "filippov" else 1e-9), s
+        F1, F2, F = (sol.derived(q, t=t) for q in ("F_n1", "F_n2", "F"))
+        assert F1.min() > 0 and F2.min() > 0
+        assert np.all(np.abs(F) <= 0.6 * (F1 + F2))
+        late = np.linspace(0.05, T, 20001)
+        Y = sol(late)
+        for q in ("x", "theta"):
+            a = Y[sol.state_names.index(q)]
+            assert np.ptp(a) <= 1e-12, (s, q, np.ptp(a))
+        assert abs(Y[sol.state_names.index("theta"), -1]) > 1e-6  # it did rotate (rocks forward)
+        lam = sol.derived("lam", t=late)
+        assert np.all((lam >= 0) & (lam <= 1))
+    d = disagreement(sols["filippov"], sols["ida"])
+    assert d["events_match"] and d["event_dt"] < 1e-9
+    assert max(d["states"][q] for q in ("x", "y", "theta")) < 1e-9, d
+
+
+@pytest.mark.parametrize("solver", ["filippov", "ida"])
+def test_rotating_block_slides_with_the_exact_acceleration_at_35_degrees(solver):
+    sol = ref(solver=solver, t_end=0.05, samples=501, alpha=35.0)
+    assert sol.events == [] or all(e.kind != "stick" for e in sol.events)
+    a_exact = CASE.numbers(CASE.bind(params={"alpha": 35.0}))["slide_acceleration"]
+    t = np.linspace(0.03, 0.05, 201)
+    vx = sol(t)[sol.state_names.index("vx")]
+    a = np.polyfit(t, vx, 1)[0]
+    assert a == pytest.approx(a_exact, rel=1e-9), (a, a_exact)
+    assert np.ptp(sol(t)[sol.state_names.index("omega")]) < 1e-9  # rotation settled
+    assert np.min(sol.derived("v_t", t=t)) > 0
+
+
+def test_exact_references_agree_at_15_and_30_degrees():
+    for alpha in (15.0, 30.0):
+        a, b = ref(alpha=alpha), ref(solver="ida", alpha=alpha)
+        d = disagreement(a, b)
+        assert d["events_match"], alpha
+        assert max(d["states"][q] for q in ("x", "y", "theta")) < 1e-9, d
+        assert min(np.min(a["F_n1"][1:]), np.min(a["F_n2"][1:])) > 0  # both corners pressed
+
+
+def test_cundall_strack_viscous_puts_the_damping_outside_the_cut_off():
+    law = systems.cundall_strack_viscous(systems.K_T, systems.GAMMA_T_ROT)
+    from nsfric.symbolic.laws import F_N, mu, v
+    assert sp.simplify(law.slidings["slip+"].F - (mu * F_N - systems.GAMMA_T_ROT * v)) == 0
+    assert sp.simplify(law.switching["h_plus"] - (-systems.K_T * law.states[0] - mu * F_N)) == 0
+    sol = ref("cundall-strack-viscous", t_end=0.01, samples=501)
+    other = ref("cundall-strack-viscous", solver="ida", t_end=0.01, samples=501)
+    assert disagreement(sol, other)["states"]["x"] < 1e-9
+
+
+def test_delta_schemes_run_on_the_rotating_block():
+    res = nsfric.simulate(CASE, "coulomb", "delta-heun", 5e-6, t_end=0.01)
+    proj = nsfric.simulate(CASE, "coulomb", "delta-heun-proj", 5e-6, t_end=0.01)
+    x, xp = res["x"], proj["x"]
+    n = len(x) // 2
+    assert abs(x[-1] - x[n]) > 1e-9          # the residual velocity drifts
+    assert abs(xp[-1] - xp[n]) < 1e-13       # projected on sticking: no drift
+
+
+def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
+    import json
+
+    from nsfric.cases.slope_block_figures import run_all
+
+    res = run_all(CASE, str(tmp_path), dts=(2e-5,), sizes=(0.01,), t_series=0.002,
+                  windows=((0.002, 0.003), (0.004, 0.005)), n_phases=1,
+                  mechanism=dict(window=(0.002, 0.003), n_phases=1, integrators=("heun", "bdf2")))
+    names = {p.split("/")[-1] for p in res["written"]}
+    for stem in ("fig2-slope-15deg-rotating", "fig3-slope-30deg-rotating", "fig4-drift-dt-rotating",
+                 "fig5-drift-size-rotating"):
+        assert {stem + ".png", stem + ".csv"} <= names
+    assert {"table1.csv", "drift-mechanism.csv"} <= names
+    text = (tmp_path / "table1.csv").read_text()
+    assert "critical angle" in text and "30.96375653" in text
+    mech = (tmp_path / "drift-mechanism.csv").read_text().splitlines()
+    assert mech[0].split(",")[:3] == ["block", "variant", "scheme"] and len(mech) > 6
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert set(summary["fig2"]) == {"damping=normal+tangential", "damping=normal only (gt_ratio=0)"}
