@@ -3,5 +3,6 @@ from .base import CASES, Case, converge, get_case, register_case, simulate
 from . import sliding_plates, sliding_plates_2d, dry_oscillator, normal_impact  # noqa: F401  (register)
 from . import slope_block  # noqa: F401,E402  (register)
 from . import kuhn_contact  # noqa: F401,E402  (register)
+from . import oblique_impact  # noqa: F401,E402  (register)
 
 __all__ = ["CASES", "Case", "converge", "get_case", "register_case", "simulate"]

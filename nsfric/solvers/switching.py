@@ -49,12 +49,14 @@ class ModeLogic:
         """The mode the trajectory continues in after reaching ``surface`` at ``y``."""
         plus = self.d.region_at(y, self.p, {surface: 1})
         minus = self.d.region_at(y, self.p, {surface: -1})
-        if plus is None and minus is None:  # on a corner where other surfaces vanish too
+        if plus is None or minus is None:  # on a corner where other surfaces vanish too
             names, f = self.d.h
             corner = 1e-12 * (1.0 + float(np.max(np.abs(f(y, self.p)))))
-            plus = self.d.region_at(y, self.p, {surface: 1}, tol=corner)
-            minus = self.d.region_at(y, self.p, {surface: -1}, tol=corner)
+            plus = plus or self.d.region_at(y, self.p, {surface: 1}, tol=corner)
+            minus = minus or self.d.region_at(y, self.p, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
+        if slide is not None and not slide.exits and from_mode in (slide.plus, slide.minus):
+            return slide.name  # a saturated force: reached from its region, it stays at the limit
         sp_ = self.sigma(surface, plus, y) if plus else None
         sm = self.sigma(surface, minus, y) if minus else None
         scale = max(abs(sp_ or 0.0), abs(sm or 0.0), 1e-300)
@@ -74,10 +76,31 @@ class ModeLogic:
                 return plus if (a > 0 or b > 0) else minus
             return plus if (sp_ + sm) >= 0 else minus
         if plus:  # minus side forbidden
+            if a < 0 and slide is None:
+                return self.forbidden(y, {surface: -1}) or plus
             return slide.name if (a < 0 and slide is not None) else plus
         if minus:
+            if b > 0 and slide is None:
+                return self.forbidden(y, {surface: 1}) or minus
             return slide.name if (b > 0 and slide is not None) else minus
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
+
+    def forbidden(self, y, override: dict):
+        """The constrained sliding mode whose forbidden side holds at ``y`` (with the
+        signs ``override`` forced), or ``None``: crossing another surface into it (a
+        D-SDS contact beginning with ``|F_S| > F_max``) projects onto that mode."""
+        names, f = self.d.h
+        vals = dict(zip(names, f(y, self.p)))
+        for s in self.m.slidings:
+            if s.kind != "constrained" or (s.plus is not None and s.minus is not None):
+                continue
+            if (vals[s.surface] > 0) != (s.plus is None):
+                continue
+            signs = self.m.mode(s.minus if s.plus is None else s.plus).signs
+            if all(override.get(n, sg) == sg and (n in override or sg * vals[n] > 0)
+                   for n, sg in signs.items() if n != s.surface):
+                return s.name
+        return None
 
     def directions(self, surface, plus, minus, tol, y):
         """Where the fields of the two neighbouring regions carry the flow off ``surface``
@@ -104,9 +127,12 @@ class ModeLogic:
         return out
 
     def project(self, mode: str, y):
-        """Apply the reset map of a sliding mode (exact projection onto its surface)."""
+        """Apply the reset map of a sliding mode (exact projection onto its surface) or of
+        a region that declares one (a history state set on entry)."""
         if self.m.is_sliding(mode):
             return np.asarray(self.d.reset(mode)(y, self.p), dtype=float)
+        if self.m.mode(mode).reset:
+            return np.asarray(self.d.region_reset(mode)(y, self.p), dtype=float)
         return np.asarray(y, dtype=float)
 
     def initial_mode(self, y0, tol=1e-14):
@@ -186,14 +212,12 @@ class ModeLogic:
                 return mode
             vals = gf(y, self.p)
             rates = self.d.guard_rates(mode)(y, self.p)
-            scale = 1.0 + float(np.max(np.abs(vals)))
-            tol = 1e-12 * scale
-            rtol = 1e-12 * (1.0 + float(np.max(np.abs(rates))))
-            active = [(v, g) for v, r, g in zip(vals, rates, gs)
-                      if v > tol or (v >= -tol and r > rtol)]
+            tol, rtol = _group_tolerances(gs, vals, rates)
+            active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
+                      if v > t or (v >= -t and r > rt)]
             if not active:
-                active = [(v, g) for v, r, g in zip(vals, rates, gs)
-                          if abs(v) <= tol and abs(r) <= rtol and self._leaves(mode, g, y, rtol)]
+                active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
+                          if abs(v) <= t and abs(r) <= rt and self._leaves(mode, g, y, rt)]
             if not active:
                 return mode
             _, g = max(active, key=lambda a: a[0])
@@ -219,6 +243,20 @@ class ModeLogic:
         surface = guard.target[1]
         sign = self.m.mode(mode).signs[surface]
         return -sign * float(self.d.sigma2(surface, mode)(y, self.p)[0]) > tol
+
+
+def _group_tolerances(guards, vals, rates):
+    """Rounding tolerances of guard values and rates, ``1e-12 (1 + max |.|)`` over each
+    group of guards of one kind: the exit guards of a sliding mode (indicators ``sigma``)
+    and the switching functions (``h -> 0``; a sticking contact's end) differ in units."""
+    vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
+    exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
+    tol, rtol = np.empty(len(guards)), np.empty(len(guards))
+    for grp in (exit_, ~exit_):
+        if grp.any():
+            tol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(vals[grp]))))
+            rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
+    return tol, rtol
 
 
 def no_progress(label, t, y, modes) -> ZenoError:
