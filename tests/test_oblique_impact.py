@@ -155,3 +155,24 @@ def test_walton_braun_mindlin_sets_F_star_at_each_reversal():
         assert np.all(np.abs(F) <= 0.5 + 1e-12)
         ends.append(F[-1])
     assert abs(ends[0] - ends[1]) < 1e-9 and -0.5 - 1e-12 <= ends[0] < -0.49
+
+
+def test_contact_ends_while_the_shear_force_is_saturated():
+    """A sliding (constrained) mode ends with the contact: at psi_i = 0.5 the
+    Walton-Braun-Mindlin force sits at +mu |F_n| (mode slip+, left only by a reversal of
+    v_s) when the overlap returns to zero, and the contact ends from there."""
+    sol = CASE.reference_solution("walton-braun-mindlin", params={"psi_i": 0.5})
+    assert [s.mode for s in sol.segments][-2:] == ["contact/slip+", "free"]
+    end = [e for e in sol.events if e.kind == "contact-end"]
+    assert len(end) == 1 and end[0].from_mode == "contact/slip+"
+    assert sol.summary["t_n"] == pytest.approx(1e-5, rel=1e-3) and sol.summary["psi_f"] < 0
+
+
+@pytest.mark.slow
+def test_walton_braun_mindlin_two_solvers_at_psi_1_5():
+    """ida agrees with filippov on the Walton-Braun-Mindlin impact at psi_i = 1.5 (forward,
+    slip-, reversal with the F* reset, backward) to 1e-9.  At psi_i = 0.5 and 3 ida does
+    not finish in minutes: its Newton iteration meets the cube-root stiffness of eq 21,
+    whose derivative is unbounded as F_s -> +-mu F_n."""
+    a, b = (_obs("walton-braun-mindlin", s, psi_i=1.5) for s in ("filippov", "ida"))
+    assert abs(a["psi_f"] - b["psi_f"]) < 1e-9 and abs(a["e"] - b["e"]) < 1e-9

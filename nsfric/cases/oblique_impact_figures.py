@@ -254,6 +254,9 @@ def plot_hkk(data, path, quantity):
 
 
 def _write(case, out_dir, stem, cols, meta, params):
+    """One CSV + sidecar; curves on shorter grids (the saw-tooth's) padded with NaN."""
+    n = max(len(c) for c in cols.values())
+    cols = {k: np.concatenate([np.asarray(c, dtype=float), np.full(n - len(c), np.nan)]) for k, c in cols.items()}
     csv = os.path.join(out_dir, f"{stem}.csv")
     side = write_csv_with_sidecar(csv, cols, {"case": case.name, "parameters": params, "solver": "filippov",
                                               "versions": versions(), **meta})
