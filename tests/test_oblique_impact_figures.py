@@ -51,3 +51,13 @@ def test_run_rejects_unknown_parameters(tmp_path):
         F.write_all(CASE, str(tmp_path), {"nonsense": 1.0})
     with pytest.raises(ValueError, match="psi_i is their axis"):
         F.write_all(CASE, str(tmp_path), {"psi_i": 1.0})
+
+
+def test_cli_run_param_only_where_the_case_takes_it(tmp_path, capsys):
+    from nsfric.cli import main
+
+    assert main(["run", "sliding-plates", "--param", "k=2", "--out", str(tmp_path / "a")]) != 0
+    assert "takes no --param" in capsys.readouterr().err
+    assert main(["run", "oblique-impact", "--param", "nonsense=2", "--out", str(tmp_path / "b")]) != 0
+    assert "unknown parameter(s) ['nonsense']" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
