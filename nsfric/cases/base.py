@@ -158,11 +158,16 @@ class Case:
     def problem(self, law=None, params=None, t_end=None) -> Problem:
         law = self.check_law(law)
         values = self.bind(law, params)
-        t_end = self.t_end if t_end is None else float(t_end)
+        t_end = self.default_t_end(law, values) if t_end is None else float(t_end)
         if not (math.isfinite(t_end) and t_end > 0):
             raise ValueError(f"t_end must be finite and > 0, got {t_end:g}")
         return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self.name, law,
                        getattr(self, "closed_form", True))
+
+    def default_t_end(self, law: str, values: dict) -> float:
+        """End time when none is given: :attr:`t_end` (cases whose contact time depends
+        on the parameters override this)."""
+        return self.t_end
 
     def reference_solution(self, law=None, solver="filippov", params=None, t_end=None,
                            t_eval=None, samples=None, **options):

@@ -95,11 +95,8 @@ class NormalImpact(Case):
             return float(2 * t_load * (1 + 1 / closed_form("walton-braun e_n", values)))
         return float(2 * closed_form("hertz t_n", values))
 
-    def problem(self, law=None, params=None, t_end=None):
-        law = self.check_law(law)
-        if t_end is None:
-            t_end = self.contact_t_end(law, self.bind(law, params))
-        return super().problem(law, params, t_end)
+    def default_t_end(self, law: str, values: dict) -> float:
+        return self.contact_t_end(law, values)
 
     # -- observables -------------------------------------------------------------------
     def observables(self, law: str, sol) -> dict:

@@ -9,6 +9,7 @@ written.
 from __future__ import annotations
 
 import errno
+import inspect
 import json
 import os
 import signal
@@ -114,8 +115,11 @@ def cmd_run(args):
     case = get_case(args.case)
     out = args.out or os.path.join("out", case.name)
     check_output_path(out, "--out", "dir")
+    params = parse_params(args.param)
+    if params and "params" not in inspect.signature(case.run).parameters:
+        raise UsageError(f"case {case.name!r} takes no --param in 'nsfric run'")
     with staged_dir(out) as stage:
-        result = case.run(stage, progress=_progress)
+        result = case.run(stage, progress=_progress, **({"params": params} if params else {}))
     _progress("")
     for path in result["written"]:
         print(os.path.join(out, os.path.relpath(path, stage)))
@@ -191,6 +195,8 @@ def build_parser():
     s = sub.add_parser("run", help="reproduce a case's figures and tables")
     s.add_argument("case")
     s.add_argument("--out", metavar="DIR", help="output folder (default out/CASE)")
+    s.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="parameter override, for the cases whose run takes them (oblique-impact)")
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")

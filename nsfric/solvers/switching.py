@@ -100,16 +100,22 @@ class ModeLogic:
         by counts as zero, see :meth:`directions`)."""
         plus = self.d.region_at(y, self.p, {surface: 1})
         minus = self.d.region_at(y, self.p, {surface: -1})
-        if plus is None and minus is None:  # on a corner where other surfaces vanish too
+        if plus is None or minus is None:  # on a corner where other surfaces vanish too
             names, f = self.d.h
             corner = 1e-12 * (1.0 + float(np.max(np.abs(f(y, self.p)))))
-            plus = self.d.region_at(y, self.p, {surface: 1}, tol=corner)
-            minus = self.d.region_at(y, self.p, {surface: -1}, tol=corner)
+            plus = plus or self.d.region_at(y, self.p, {surface: 1}, tol=corner)
+            minus = minus or self.d.region_at(y, self.p, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
+        if slide is not None and not slide.exits and from_mode in (slide.plus, slide.minus):
+            return slide.name  # a saturated force: reached from its region, it stays at the limit
         sp_ = self.sigma(surface, plus, y) if plus else 0.0
         sm = self.sigma(surface, minus, y) if minus else 0.0
         tol = indicator_tol(bool(plus), bool(minus), sp_, sm)
         a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y, t)
+        if plus and not minus and slide is None and a is not None and a < 0:
+            return self.forbidden(y, {surface: -1}) or plus
+        if minus and not plus and slide is None and b is not None and b > 0:
+            return self.forbidden(y, {surface: 1}) or minus
         from_side = 1 if (plus and from_mode == plus) else (-1 if (minus and from_mode == minus) else 0)
         side = choose_side(bool(plus), bool(minus), slide is not None, a or 0, b or 0, sp_ + sm, from_side)
         if side == 1:
@@ -119,6 +125,23 @@ class ModeLogic:
         if side == 0:
             return slide.name
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
+
+    def forbidden(self, y, override: dict):
+        """The constrained sliding mode whose forbidden side holds at ``y`` (with the
+        signs ``override`` forced), or ``None``: crossing another surface into it (a
+        D-SDS contact beginning with ``|F_S| > F_max``) projects onto that mode."""
+        names, f = self.d.h
+        vals = dict(zip(names, f(y, self.p)))
+        for s in self.m.slidings:
+            if s.kind != "constrained" or (s.plus is not None and s.minus is not None):
+                continue
+            if (vals[s.surface] > 0) != (s.plus is None):
+                continue
+            signs = self.m.mode(s.minus if s.plus is None else s.plus).signs
+            if all(override.get(n, sg) == sg and (n in override or sg * vals[n] > 0)
+                   for n, sg in signs.items() if n != s.surface):
+                return s.name
+        return None
 
     def directions(self, surface, plus, minus, tol, y, t=None):
         """Where the fields of the two neighbouring regions carry the flow off ``surface``
@@ -157,9 +180,12 @@ class ModeLogic:
         return out
 
     def project(self, mode: str, y):
-        """Apply the reset map of a sliding mode (exact projection onto its surface)."""
+        """Apply the reset map of a sliding mode (exact projection onto its surface) or of
+        a region that declares one (a history state set on entry)."""
         if self.m.is_sliding(mode):
             return np.asarray(self.d.reset(mode)(y, self.p), dtype=float)
+        if self.m.mode(mode).reset:
+            return np.asarray(self.d.region_reset(mode)(y, self.p), dtype=float)
         return np.asarray(y, dtype=float)
 
     def initial_mode(self, y0, tol=1e-14):
@@ -239,14 +265,12 @@ class ModeLogic:
                 return mode
             vals = gf(y, self.p)
             rates = self.d.guard_rates(mode)(y, self.p)
-            scale = 1.0 + float(np.max(np.abs(vals)))
-            tol = 1e-12 * scale
-            rtol = 1e-12 * (1.0 + float(np.max(np.abs(rates))))
-            active = [(v, g) for v, r, g in zip(vals, rates, gs)
-                      if v > tol or (v >= -tol and r > rtol)]
+            tol, rtol = _group_tolerances(gs, vals, rates)
+            active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
+                      if v > t or (v >= -t and r > rt)]
             if not active:
-                active = [(v, g) for v, r, g in zip(vals, rates, gs)
-                          if abs(v) <= tol and abs(r) <= rtol and self._leaves(mode, g, y, rtol)]
+                active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
+                          if abs(v) <= t and abs(r) <= rt and self._leaves(mode, g, y, rt)]
             if not active:
                 return mode
             _, g = max(active, key=lambda a: a[0])
@@ -272,6 +296,20 @@ class ModeLogic:
         surface = guard.target[1]
         sign = self.m.mode(mode).signs[surface]
         return -sign * float(self.d.sigma2(surface, mode)(y, self.p)[0]) > tol
+
+
+def _group_tolerances(guards, vals, rates):
+    """Rounding tolerances of guard values and rates, ``1e-12 (1 + max |.|)`` over each
+    group of guards of one kind: the exit guards of a sliding mode (indicators ``sigma``)
+    and the switching functions (``h -> 0``; a sticking contact's end) differ in units."""
+    vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
+    exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
+    tol, rtol = np.empty(len(guards)), np.empty(len(guards))
+    for grp in (exit_, ~exit_):
+        if grp.any():
+            tol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(vals[grp]))))
+            rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
+    return tol, rtol
 
 
 def no_progress(label, t, y, modes) -> ZenoError:

@@ -11,8 +11,6 @@ only, lower call overhead).
 """
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import sympy as sp
 
@@ -21,9 +19,11 @@ _CACHE: dict = {}
 STATS = {"hits": 0, "misses": 0}
 
 
-def _key(exprs, args, backend) -> str:
-    text = sp.srepr((tuple(tuple(a) for a in args), tuple(exprs))) + backend
-    return hashlib.sha256(text.encode()).hexdigest()
+def _key(exprs, args, backend) -> tuple:
+    """The cache key: the expressions themselves (SymPy caches each node's hash, so
+    hashing is linear in the expression DAG; ``srepr`` writes it out as a tree, which
+    took minutes for the two-disc contact's guard rates), the arguments and the backend."""
+    return tuple(exprs), tuple(tuple(a) for a in args), backend
 
 
 def generate(exprs, args, backend: str = "numpy"):

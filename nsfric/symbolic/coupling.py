@@ -143,7 +143,8 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             F = _x(tb.F, sub)
             rhs = {**{s: _x(e, sub) for s, e in tb.rates.items()}, **n_rates, **kin.rates(F, Fn)}
             regions.append(Region(prefix + tname, {**n_signs, **tb.signs}, rhs,
-                                  {**_force_outputs(F), **n_out}, tb.kind))
+                                  {**_force_outputs(F), **n_out}, tb.kind,
+                                  {s: _x(e, sub) for s, e in tb.reset.items()}))
         for sname, sl in tangential.slidings.items():
             algebraic = _x(sl.algebraic, sub)
             if algebraic not in states:  # the velocity is an expression: the kinematics names a state
@@ -160,7 +161,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             slidings.append(Sliding(prefix + sname, sl.surface, sl.kind, algebraic,
                                     None if sl.plus is None else prefix + sl.plus,
                                     None if sl.minus is None else prefix + sl.minus,
-                                    rhs, outs, sl.entry_kind))
+                                    rhs, outs, sl.entry_kind, sl.exits))
     common.update(outputs or {})
     all_params = []
     if tangential is not None:

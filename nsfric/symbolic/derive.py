@@ -165,15 +165,28 @@ class DerivedModel:
         rates[s.algebraic] = self._algebraic_rate(s, rates)
         rhs = [rates[y] for y in self.y]
         guards = []
-        if s.plus is not None:
+        if s.plus is not None and s.exits:
             guards.append(Guard(self.sigma_expr(s.surface, s.plus), s.plus, f"exit->{s.plus}"))
-        if s.minus is not None:
+        if s.minus is not None and s.exits:
             guards.append(Guard(-self.sigma_expr(s.surface, s.minus), s.minus, f"exit->{s.minus}"))
+        guards += self._shared_guards(s)
         residual = []
         for y, yp in zip(self.y, self.yp):
             residual.append(h if y == s.algebraic else yp - f_lam[y])
         residual.append(lam_res)
         return SymbolicMode(s.name, s, rhs, outs, guards, residual)
+
+    def _shared_guards(self, s: Sliding) -> list:
+        """Guards of the other switching functions whose sign both neighbours of ``s``
+        share and that do not involve its algebraic state: a sliding (sticking) mode ends
+        where the contact ends (the normal law's ``h -> 0`` of a coupled model) or the
+        velocity reverses, as its regions do.  A function of the algebraic state is
+        another face of the same slider (the D-SDS's ``|F_S| = F_max``), held by the
+        constraint."""
+        sides = [self.model.mode(r).signs for r in (s.plus, s.minus) if r is not None]
+        shared = {n: sgn for n, sgn in sides[0].items() if n != s.surface and all(o.get(n) == sgn for o in sides)
+                  and not self.model.switching[n].has(s.algebraic)}
+        return [Guard(-sgn * self.model.switching[n], ("surface", n), f"{n}->0") for n, sgn in shared.items()]
 
     def reset_expr(self, sliding: str):
         """Projection onto the sliding surface: ``y_a = solve(h = 0, y_a)``."""
@@ -238,6 +251,13 @@ class DerivedModel:
 
     def reset(self, sliding: str):
         return self._numeric_fn(("reset", sliding), lambda: self._gen(self.reset_expr(sliding)))
+
+    def region_reset(self, region: str):
+        """The reset map of a region with one (``Region.reset``): ``y -> y`` with the
+        reset states replaced."""
+        r = self.model.mode(region)
+        return self._numeric_fn(("region_reset", region),
+                                lambda: self._gen([sp.sympify(r.reset.get(s, s)) for s in self.y]))
 
     def outputs(self, mode: str):
         names = list(self.model.output_names)

@@ -17,7 +17,8 @@ from .laws import gamma_n, k_n
 from .normal import (gamma_n_tilde, hertz, hertz_damped, k_1, k_2, k_n_tilde, kuwabara_kono,  # noqa: F401
                      linear_spring_dashpot, s_wb, walton_braun, xi_max)
 from .tangential import (F_s, F_s_star, brilliantov_sawtooth, coulomb_static, coulomb_viscous,  # noqa: F401
-                         cundall_strack, gamma_s, k_s0, viscous, walton_braun_mindlin, zeta, zeta_0)
+                         cundall_strack, cundall_strack_cutoff, gamma_s, k_s0, viscous, walton_braun_mindlin,
+                         zeta, zeta_0)
 
 # ---------------------------------------------------------------------------
 # symbols (paper names)
@@ -53,9 +54,11 @@ NORMAL_IMPACT_LAWS = {"linear-dashpot": linear_dashpot, "hertz": hertz,
                       "walton-braun": walton_braun}
 #: Schäfer et al.'s tangential laws (eqs 13-16, 20-22) by name; eq 13 solved exactly is
 #: the Coulomb law with static friction, eq 16 the Cundall-Strack law without damping
+#: (``cundall-strack``: the K-M/D-SDS form that resets the spring at the cut-off;
+#: ``cundall-strack-cutoff``: eqs 16-17 as written, ``zeta`` never reset)
 TANGENTIAL_IMPACT_LAWS = {"coulomb": coulomb_static, "viscous": viscous, "coulomb-viscous": coulomb_viscous,
-                          "cundall-strack": cundall_strack, "walton-braun-mindlin": walton_braun_mindlin,
-                          "brilliantov-sawtooth": brilliantov_sawtooth}
+                          "cundall-strack": cundall_strack, "cundall-strack-cutoff": cundall_strack_cutoff,
+                          "walton-braun-mindlin": walton_braun_mindlin, "brilliantov-sawtooth": brilliantov_sawtooth}
 
 
 # ---------------------------------------------------------------------------

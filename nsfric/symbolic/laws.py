@@ -53,13 +53,15 @@ def test_force(xi_, v_, k_=k, gamma_=gamma):
 @dataclass(frozen=True)
 class Branch:
     """One smooth mode of a law: sign pattern, force ``F``, internal-state rates, the
-    kind of event logged on entering it and extra named outputs (e.g. ``E_el``)."""
+    kind of event logged on entering it, extra named outputs (e.g. ``E_el``) and a reset
+    map ``{state: expression}`` applied on entering it (Walton-Braun's ``F* <- F_s``)."""
 
     signs: dict
     F: sp.Expr
     rates: dict = field(default_factory=dict)
     kind: str = ""
     outputs: dict = field(default_factory=dict)
+    reset: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ class LawSliding:
     F: sp.Expr | None = None
     rates: dict = field(default_factory=dict)
     entry_kind: str = "stick"
+    exits: bool = True
 
 
 def _branch(name, b):

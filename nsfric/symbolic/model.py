@@ -83,7 +83,9 @@ class Region:
 
     ``rhs`` maps every state symbol to its rate; ``outputs`` are named derived
     quantities valid in this mode (e.g. the contact force ``F``); ``kind`` labels the
-    event logged when the trajectory enters the region (``"slip"``, ``"stick"``...).
+    event logged when the trajectory enters the region (``"slip"``, ``"stick"``...);
+    ``reset`` maps states to their new values on entering it from another mode (a
+    history variable set at a switch, e.g. Walton-Braun's ``F* <- F_s``).
     """
 
     name: str
@@ -91,6 +93,7 @@ class Region:
     rhs: dict
     outputs: dict = field(default_factory=dict)
     kind: str = ""
+    reset: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,10 @@ class Sliding:
     not a mode: a forbidden region that is projected onto the surface by solving
     ``h = 0`` for ``algebraic``).  For ``kind="constrained"`` the ``rhs`` gives the
     rates of the non-algebraic states and ``outputs`` the derived quantities; for
-    ``kind="filippov"`` both are derived from the neighbours.
+    ``kind="filippov"`` both are derived from the neighbours.  ``exits=False``: the
+    mode is entered whenever the trajectory reaches the surface from its neighbour and
+    left only through the other switching functions (a saturated force that stays at
+    its limit until the velocity reverses), not where a neighbour's field points away.
     """
 
     name: str
@@ -113,6 +119,7 @@ class Sliding:
     rhs: dict = field(default_factory=dict)
     outputs: dict = field(default_factory=dict)
     entry_kind: str = "stick"
+    exits: bool = True
 
 
 @dataclass

@@ -12,10 +12,13 @@ coupled system declares them), as the block on a slope does.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy as sp
 
-from .laws import (F_N, F_max, LawSliding, P, TangentialLaw, gamma, k, mu, register_law, test_force, v,
+from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, gamma, k, mu, register_law, test_force, v,
                    v_1, v_2, xi, xi_1, xi_2)
+from .normal import real_abs, step_sign
 
 FUHRER = "Führer, Brendel & Wolf (2024)"
 SCHAFER = "Schäfer, Dippel & Wolf (1996)"
@@ -40,25 +43,28 @@ def _clipped(F_S, bound):
     return {"h_plus": F_S - bound, "h_minus": F_S + bound}
 
 
-def c_sds() -> TangentialLaw:
+def c_sds(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
     """Continuous spring-dashpot-slider, Führer et al. eq 10.
 
     ``F = clip(F_S, -F_max, F_max)`` with ``F_S = -k xi - gamma v`` (eq 1) and
     ``gamma dxi/dt = -(F + k xi)`` (eq 6, i.e. eq 10): the sticking branch gives
     ``dxi/dt = v`` (eq 2), the sliding branches give eq 9.  The field is continuous
-    across ``|F_S| = F_max``; only its derivative jumps.
+    across ``|F_S| = F_max``; only its derivative jumps.  ``k``, ``gamma`` and the
+    slider's limit ``bound`` (``F_max``, or ``mu F_N`` in an impact) may be expressions;
+    ``params`` default: ``k, gamma, F_max``.
     """
-    F_S = test_force(xi, v)
+    F_S = test_force(xi, v, k, gamma)
 
     def rate(F):
         return {xi: -(F + k * xi) / gamma}
 
     branches = {
-        "slip+": ({"h_plus": 1}, F_max, rate(F_max), "slip"),
+        "slip+": ({"h_plus": 1}, bound, rate(bound), "slip"),
         "stick": ({"h_plus": -1, "h_minus": 1}, F_S, rate(F_S), "stick"),
-        "slip-": ({"h_minus": -1}, -F_max, rate(-F_max), "slip"),
+        "slip-": ({"h_minus": -1}, -bound, rate(-bound), "slip"),
     }
-    return TangentialLaw("c-sds", f"{FUHRER} eqs 1, 4-10", (xi,), _sds_params(), _clipped(F_S, F_max),
+    params = _sds_params() if params is None else params
+    return TangentialLaw("c-sds", f"{FUHRER} eqs 1, 4-10", (xi,), params, _clipped(F_S, bound),
                          branches, doc=c_sds.__doc__)
 
 
@@ -184,25 +190,48 @@ def coulomb_viscous(params=None) -> TangentialLaw:
                          doc=coulomb_viscous.__doc__)
 
 
-def walton_braun_mindlin() -> TangentialLaw:
+def real_cbrt(x):
+    """Real cube root ``sign(x) |x|^(1/3)``."""
+    return step_sign(x) * real_abs(x) ** sp.Rational(1, 3)
+
+
+def walton_braun_mindlin(k_s0=k_s0, params=None) -> TangentialLaw:
     """Walton-Braun tangential law with Mindlin-type variable stiffness, Schäfer et al. eqs 20-21.
 
-    The force ``F_s`` is a history state, incremented as ``dF_s/dt = -k_s v`` (eq 20)
-    with the stiffness of eq 21 falling to zero at the Coulomb limit the motion heads
-    for: ``k_s = k_s0 (1 - (F_s - F_s*)/(mu F_N - F_s*))^(1/3)`` while ``F_s`` grows
-    (``v < 0``) and ``k_s0 (1 - (F_s* - F_s)/(mu F_N + F_s*))^(1/3)`` while it falls
-    (``v > 0``).  ``F_s_star`` is the force at the last reversal; it is a state held
-    constant (set it by the initial state) -- its update at a reversal is a reset map
-    on entering a region, which :class:`~nsfric.symbolic.model.HybridModel` cannot yet
-    express.
+    The force ``F_s`` (on the overlap's tangent, opposing ``v``) is a history state,
+    incremented as ``dF_s/dt = -k_s v`` (eq 20) with the stiffness of eq 21 falling to
+    zero at the Coulomb limit the motion heads for: ``k_s = k_s0 (1 - (F_s - F_s*)/(mu
+    F_N - F_s*))^(1/3)`` while ``F_s`` grows (mode ``backward``, ``v < 0``) and ``k_s0 (1 -
+    (F_s* - F_s)/(mu F_N + F_s*))^(1/3)`` while it falls (``forward``, ``v > 0``): written
+    for the signed force, the paper's two lines ("v_s in the initial direction" or
+    against it) are these two modes whatever the initial direction.  ``F_s_star`` is the
+    force at the last reversal of ``v``: a state set on entering either mode (a reset
+    map, :attr:`Branch.reset`), so ``F* <- F_s`` at every reversal and at the contact's
+    beginning (``F_s = 0``).  ``F_N`` is the instantaneous normal force.  Where ``F_s``
+    reaches ``mu F_N`` (``k_s = 0``) the force stays at the Coulomb limit, gross sliding,
+    also while the normal force changes: the constrained modes ``slip+``/``slip-``
+    (``F_s = +-mu F_N``, ``exits=False``), left only when ``v`` reverses (or the
+    contact ends) -- the paper leaves this open; the cube root alone would let ``F_s``
+    trail a growing limit through a non-Lipschitz field.
     """
-    ks_up = k_s0 * (1 - (F_s - F_s_star) / (mu * F_N - F_s_star)) ** sp.Rational(1, 3)
-    ks_down = k_s0 * (1 - (F_s_star - F_s) / (mu * F_N + F_s_star)) ** sp.Rational(1, 3)
-    branches = {"forward": ({"g": 1}, F_s, {F_s: -ks_down * v, F_s_star: sp.Integer(0)}, "forward"),
-                "backward": ({"g": -1}, F_s, {F_s: -ks_up * v, F_s_star: sp.Integer(0)}, "backward")}
-    params = (P(k_s0, 9.43e4, 0, lo_open=True, doc="initial tangential stiffness", unit="N/m"),) + _coulomb_params()
-    return TangentialLaw("walton-braun-mindlin", f"{SCHAFER} eqs 20-21", (F_s, F_s_star), params, {"g": v},
-                         branches, doc=walton_braun_mindlin.__doc__)
+    ks_up = k_s0 * real_cbrt(1 - (F_s - F_s_star) / (mu * F_N - F_s_star))
+    ks_down = k_s0 * real_cbrt(1 - (F_s_star - F_s) / (mu * F_N + F_s_star))
+    reset = {F_s_star: F_s}
+    branches = {"forward": Branch({"g": 1, "c_minus": 1}, F_s, {F_s: -ks_down * v, F_s_star: sp.Integer(0)},
+                                  "forward", {}, reset),
+                "backward": Branch({"g": -1, "c_plus": -1}, F_s, {F_s: -ks_up * v, F_s_star: sp.Integer(0)},
+                                   "backward", {}, reset)}
+    slidings = {
+        "slip+": LawSliding("c_plus", "constrained", F_s, None, "backward", F=mu * F_N,
+                            rates={F_s_star: sp.Integer(0)}, entry_kind="slip", exits=False),
+        "slip-": LawSliding("c_minus", "constrained", F_s, "forward", None, F=-mu * F_N,
+                            rates={F_s_star: sp.Integer(0)}, entry_kind="slip", exits=False),
+    }
+    if params is None:
+        params = (P(k_s0, 9.43e4, 0, lo_open=True, doc="initial tangential stiffness", unit="N/m"),) + _coulomb_params()
+    return TangentialLaw("walton-braun-mindlin", f"{SCHAFER} eqs 20-21", (F_s, F_s_star), params,
+                         {"g": v, "c_plus": F_s - mu * F_N, "c_minus": F_s + mu * F_N}, branches, slidings,
+                         doc=walton_braun_mindlin.__doc__)
 
 
 class tooth_floor(sp.floor):
@@ -219,22 +248,76 @@ class tooth_floor(sp.floor):
         return f"{printer._module_format('math.floor')}({printer._print(self.args[0])})"
 
 
-def brilliantov_sawtooth() -> TangentialLaw:
-    """Saw-tooth asperity force ``F = -mu F_N (zeta/zeta_0 - floor(zeta/zeta_0))``, Schäfer et
-    al. eq 22, with the tangential displacement ``dzeta/dt = v`` (eq 17) as history state.
+def truncate(z):
+    """Integer truncation towards zero ``trunc(z) = sign(z) floor(|z|)`` (Schäfer et al.
+    after eq 22), with derivative zero (constant on every tooth)."""
+    return step_sign(z) * tooth_floor(real_abs(z))
 
-    The tooth edges ``zeta = n zeta_0`` are the zeros of ``tooth = sin(pi zeta/zeta_0)``; the
-    modes ``rise+``/``rise-`` (even/odd teeth) share the formula, so every edge is an event.
+
+def brilliantov_sawtooth(params=None) -> TangentialLaw:
+    """Saw-tooth asperity force ``F = -mu F_N (zeta/zeta_0 - trunc(zeta/zeta_0))``, Schäfer et
+    al. eq 22 (``trunc`` is the paper's integer truncation, towards zero, so the force
+    opposes the displacement on both sides), with the tangential displacement
+    ``dzeta/dt = v`` (eq 17) as history state.
+
+    The tooth edges ``zeta = n zeta_0``, ``n != 0``, are the zeros of ``tooth =
+    sinc(pi zeta/zeta_0)`` (``zeta = 0``, where the force is continuous and every contact
+    begins, is none); the modes ``rise+``/``rise-`` share the formula, so every edge is an
+    event.
     """
     z = zeta / zeta_0
-    F = -mu * F_N * (z - tooth_floor(z))
+    F = -mu * F_N * (z - truncate(z))
     branches = {"rise+": ({"tooth": 1}, F, {zeta: v}, "tooth"), "rise-": ({"tooth": -1}, F, {zeta: v}, "tooth")}
-    params = (P(zeta_0, 1e-5, 0, lo_open=True, doc="saw-tooth period", unit="m"),) + _coulomb_params()
+    if params is None:
+        params = (P(zeta_0, 1e-5, 0, lo_open=True, doc="saw-tooth period", unit="m"),) + _coulomb_params()
     return TangentialLaw("brilliantov-sawtooth", f"{SCHAFER} eq 22", (zeta,), params,
-                         {"tooth": sp.sin(sp.pi * z)}, branches, doc=brilliantov_sawtooth.__doc__)
+                         {"tooth": sp.sinc(sp.pi * z)}, branches, doc=brilliantov_sawtooth.__doc__)
+
+
+def cundall_strack_cutoff(k=k_t, params=None) -> TangentialLaw:
+    """Cundall-Strack spring cut off at the Coulomb limit, Schäfer et al. eqs 16-17 as written.
+
+    ``F = -min(|k_s zeta|, |mu F_N|) sign(zeta)`` with ``zeta`` the whole tangential
+    displacement since the contact began, ``dzeta/dt = v`` (eq 17), also while the force
+    is cut off: ``zeta`` is never reset (unlike :func:`cundall_strack`, the K-M/D-SDS
+    variant that ties ``xi`` to the slider).  Modes ``spring`` (``|k zeta| < mu F_N``),
+    ``cut+``/``cut-``; the force is continuous, switching functions ``h_plus = k zeta -
+    mu F_N``, ``h_minus = k zeta + mu F_N``.  ``params`` default: ``k_t, mu, F_N``.
+    """
+    sw = {"h_plus": k * zeta - mu * F_N, "h_minus": k * zeta + mu * F_N}
+    branches = {"cut+": ({"h_plus": 1}, -mu * F_N, {zeta: v}, "slip"),
+                "spring": ({"h_plus": -1, "h_minus": 1}, -k * zeta, {zeta: v}, "stick"),
+                "cut-": ({"h_minus": -1}, mu * F_N, {zeta: v}, "slip")}
+    if params is None:
+        params = (P(k_t, 1.0, 0, lo_open=True, doc="tangential spring stiffness k_s", unit="N/m"),) + _coulomb_params()
+    return TangentialLaw("cundall-strack-cutoff", f"{SCHAFER} eqs 16-17", (zeta,), params, sw, branches,
+                         doc=cundall_strack_cutoff.__doc__)
+
+
+F_n_signed = sp.Symbol("F_n_signed", real=True)
+
+
+def with_normal_magnitude(law: TangentialLaw) -> TangentialLaw:
+    """``law`` with its normal force ``F_N`` replaced by ``|F_n|``, as Schäfer et al. write
+    eqs 13, 15 and 16: a linear dashpot pulls (``F_n < 0``) at the end of a contact that
+    ends at zero overlap, and the friction bound stays ``mu |F_n|``.  The argument symbol
+    becomes the real ``F_n_signed`` (``couple`` substitutes the normal law's repulsive
+    force for it); ``F_N`` leaves the parameters."""
+    sub = {law.normal_force: real_abs(F_n_signed)}
+
+    def x(e):
+        return tuple(x(c) for c in e) if isinstance(e, tuple) else sp.sympify(e).xreplace(sub)
+
+    branches = {n: Branch(b.signs, x(b.F), {s: x(e) for s, e in b.rates.items()}, b.kind, b.outputs,
+                          {s: x(e) for s, e in b.reset.items()}) for n, b in law.branches.items()}
+    slidings = {n: replace(s, F=None if s.F is None else x(s.F), rates={q: x(e) for q, e in s.rates.items()})
+                for n, s in law.slidings.items()}
+    return replace(law, switching={n: x(e) for n, e in law.switching.items()}, branches=branches,
+                   slidings=slidings, params=tuple(p for p in law.params if p.symbol != law.normal_force),
+                   normal_force=F_n_signed)
 
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (c_sds, d_sds, cundall_strack, coulomb_static, c_sds_2d, viscous, coulomb_viscous, walton_braun_mindlin,
-              brilliantov_sawtooth):
+              brilliantov_sawtooth, cundall_strack_cutoff):
     register_law(_law)
