@@ -79,7 +79,8 @@ def test_objectivity_any_rotation(axis, angle, N):
     assert o["rotate"][1] <= 1e-10
     e, e2 = o["projection+twirl"][1], o2["projection+twirl"][1]
     assert e <= angle ** 2 / N * share
-    assert 1.85 < e / e2 < 2.15
+    if abs(angle) / N <= 0.05:  # the asymptotic range (found by hypothesis: 0.3 rad per step gives 1.79)
+        assert 1.85 < e / e2 < 2.15
 
 
 def test_fig6_none_and_projection_are_not_tensors():
