@@ -25,6 +25,8 @@
    batched ``simulate`` (numba kernel, NumPy fallback) against a hand-written NumPy and
    a hand-written numba loop over contacts, one contact against the per-step Python
    path, and the kernel's cold and cached first call.
+5. Start-up (``benchmarks/startup.py``): ``nsfric list``, a bad-input error and a cold
+   ``reference`` in fresh processes, as ratios to ``python -c "import numpy"``.
 
 Only the ratios are meaningful (the machine may be shared).
 """
@@ -310,13 +312,18 @@ def main(argv=None):
     res = batch.bench(200 if args.quick else args.members, 1 if args.quick else min(args.repeat, 5),
                       cold=not args.quick, single_t_end=1.0 if args.quick else 10.0)
     text += "\n" + batch.report(res)
+    import startup  # the command line's start-up in fresh processes (benchmarks/startup.py)
+
+    start = startup.bench(1 if args.quick else 7)
+    text += "\n" + startup.report(start)
     print(text)
     if args.out:
         with open(args.out, "w") as fh:
             fh.write(text)
         with open(args.out.rsplit(".", 1)[0] + ".json", "w") as fh:
             json.dump({"label": args.label, "curves": data, "ratios": rows, "baseline_ratios": reverse,
-                       "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}, "batch": res}, fh, indent=1)
+                       "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}, "batch": res,
+                       "startup": start}, fh, indent=1)
     return text
 
 

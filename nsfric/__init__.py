@@ -23,13 +23,36 @@ factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects)
 """
 __version__ = "0.1.0"
 
-from .symbolic import (NORMAL_LAWS, TANGENTIAL_LAWS, Branch, HybridModel, Kinematics, LawSliding, NormalLaw,
-                       Param, PlanarDiscs, PrescribedContact, Slider, SlopeBlock, TangentialLaw, c_sds,
-                       coulomb_static, couple, cundall_strack, d_sds, derive, get_law, linear_spring_dashpot,
-                       register_law, registered_laws)
-from .solvers import REFERENCE_SOLVERS, Problem, Solution, ZenoError, get_solver
-from .cases import CASES, Case, converge, get_case, register_case, simulate, sweep
-from .schemes import SCHEMES
+import importlib
+
+#: public name -> the subpackage that defines it.  ``import nsfric`` loads none of them
+#: (SymPy, SciPy and Assimulo load on first use, so ``nsfric list`` starts in a fraction
+#: of a second); ``nsfric.couple`` or ``from nsfric import couple`` imports ``nsfric.symbolic``
+_LAZY = {
+    **dict.fromkeys(("NORMAL_LAWS", "TANGENTIAL_LAWS", "Branch", "HybridModel", "Kinematics", "LawSliding",
+                     "NormalLaw", "Param", "PlanarDiscs", "PrescribedContact", "Slider", "SlopeBlock",
+                     "TangentialLaw", "c_sds", "coulomb_static", "couple", "cundall_strack", "d_sds", "derive",
+                     "get_law", "linear_spring_dashpot", "register_law", "registered_laws"), "symbolic"),
+    **dict.fromkeys(("REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError", "get_solver"), "solvers"),
+    **dict.fromkeys(("CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep"), "cases"),
+    "SCHEMES": "schemes",
+}
+
+
+def __getattr__(name):
+    """Import the subpackage that defines ``name`` on first use (PEP 562)."""
+    try:
+        module = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'nsfric' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later reads skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 #: names that are data, documented in the module docstring above
 REGISTRIES = ("TANGENTIAL_LAWS", "NORMAL_LAWS", "REFERENCE_SOLVERS", "SCHEMES", "CASES", "__version__")

@@ -20,3 +20,13 @@ def test_quick_batch_benchmark_runs_all_runners_at_equal_error():
     assert 0 < res["error_member0"] < 1e-3
     text = batch.report(res)
     assert "ns per contact-step" in text and "One contact" in text
+
+
+def test_quick_startup_benchmark_times_every_command_against_the_numpy_import():
+    import startup
+
+    res = startup.bench(1)
+    assert set(res) == {"import numpy (baseline)", "list", "bad input", "cold reference"}
+    assert res["import numpy (baseline)"]["ratio"] == 1.0
+    assert all(r["seconds"] > 0 for r in res.values())
+    assert "| list |" in startup.report(res)

@@ -22,51 +22,47 @@ from ..errors import BudgetError, SolverFailure, ZenoError
 
 
 from ..io import check_output_path, staged_dir
-from ..solvers.base import LOOP_OPTIONS, extreme_hint
-from ..solvers.loop import check_memory
 from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa: F401
                       caught_text, check_output_pair, parse_params)
 
 
 # -- commands --------------------------------------------------------------------------
-def _plugin(obj) -> str:
-    """`` [plug-in MODULE]`` for a case object or law factory defined outside nsfric."""
-    module = getattr(obj, "__module__", None) or ""  # a function's module, or its class's
-    return "" if module.split(".")[0] == "nsfric" else f"  [plug-in {module}]"
+def _table(rows) -> None:
+    """Print ``(name, text, ...)`` rows indented, the names padded to the longest one;
+    further texts of a row go on their own lines under the first."""
+    width = max((len(row[0]) for row in rows), default=0)
+    for name, text, *more in rows:
+        print(f"  {name:{width}s}  {text}")
+        for line in more:
+            print(f"  {'':{width}s}  {line}")
 
 
 def cmd_list(args):
-    from ..cases import CASES
-    from ..solvers import REFERENCE_SOLVERS
-    from ..symbolic import NORMAL_LAWS, TANGENTIAL_LAWS
+    from . import names
 
+    table = names.names()  # without plug-ins: the generated table, no SymPy or SciPy import
     print("cases:")
-    for name, case in CASES.items():  # the first read loads the nsfric.cases plug-ins
-        print(f"  {name:18s} laws: {', '.join(case.laws):40s} {case.reference}{_plugin(case)}")
-    print("laws:")  # plug-in laws were registered when nsfric.symbolic was imported
-    for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items():
-        print(f"  {name:18s} {f().reference}{_plugin(f)}")
+    _table([(name, c["reference"], "laws: " + ", ".join(c["laws"])) for name, c in table["cases"].items()])
+    print("laws:")
+    _table(list(table["laws"].items()))
     print("reference solvers:")
-    for name, cls in REFERENCE_SOLVERS.items():
-        doc = (cls.__doc__ or "").strip().splitlines()[0]
-        print(f"  {name:18s} {doc}")
-    try:
-        from ..schemes import SCHEMES
-    except ImportError:
-        SCHEMES = {}
-    if SCHEMES:
-        print("schemes:")
-        for name, s in SCHEMES.items():
-            print(f"  {name:18s} order {s.order}")
+    _table(list(table["solvers"].items()))
+    print("schemes:")
+    _table([(name, f"order {order}") for name, order in table["schemes"].items()])
     return 0
 
 
 def cmd_reference(args):
+    from . import names
+
+    names.check_case(args.case, args.law)  # before SymPy and SciPy load
     from ..cases import get_case
     from ..cases.reference import reference_meta
     from ..io import write_csv_with_sidecar
     from ..solvers import get_solver
+    from ..solvers.base import LOOP_OPTIONS, extreme_hint
     from ..solvers.crosscheck import disagreement
+    from ..solvers.loop import check_memory
 
     case = get_case(args.case)
     law = case.check_law(args.law)
@@ -110,6 +106,9 @@ def cmd_reference(args):
 
 
 def cmd_run(args):
+    from . import names
+
+    names.check_case(args.case)  # before SymPy and SciPy load
     from ..cases import get_case
 
     case = get_case(args.case)
@@ -162,7 +161,7 @@ def cmd_report(args):
 
 
 def build_parser():
-    from ..solvers import REFERENCE_SOLVERS
+    from . import names
 
     p = _Parser(prog="nsfric", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -173,7 +172,7 @@ def build_parser():
     s = sub.add_parser("reference", help="write an exact reference trajectory (CSV + JSON)")
     s.add_argument("case")
     s.add_argument("--law")
-    s.add_argument("--solver", default="filippov", choices=sorted(REFERENCE_SOLVERS))
+    s.add_argument("--solver", default="filippov", choices=names.solver_names())
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--samples", type=_count("--samples"), default=1001)

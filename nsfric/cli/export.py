@@ -6,6 +6,9 @@ from ._common import _count, _positive, _progress, parse_params
 
 
 def cmd_export(args):
+    from .names import check_case
+
+    check_case(args.case, args.law)  # before SymPy and SciPy load
     from ..cases import get_case
     from ..report.export import build_reference, check_format, write_reference
 

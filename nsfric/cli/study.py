@@ -21,6 +21,9 @@ def _bar(done, total, label):
 
 
 def cmd_simulate(args):
+    from .names import check_case
+
+    check_case(args.case, args.law, args.scheme)  # before SymPy and SciPy load
     from ..cases import get_case
     from ._common import UsageError, _progress, caught_text, check_output_pair, parse_params
     from ..errors import SolverFailure
@@ -67,6 +70,11 @@ def cmd_simulate(args):
 
 
 def cmd_converge(args):
+    from .names import check_case
+
+    for law in args.law or [None]:
+        for scheme in args.scheme:
+            check_case(args.case, law, scheme)  # before SymPy and SciPy load
     from ..cases import get_case
     from ._common import UsageError, _progress, parse_params
     from ..cases import converge
@@ -105,7 +113,9 @@ def cmd_converge(args):
 def register(sub):
     """Add ``simulate`` and ``converge`` to the ``nsfric`` parser."""
     from ._common import _count, _positive
-    from ..schemes import ALIASES, SCHEMES
+    from .names import scheme_names
+
+    SCHEMES, ALIASES = scheme_names()
 
     s = sub.add_parser("simulate", help="run a discrete DEM scheme with a fixed step (CSV + JSON)")
     s.add_argument("case")

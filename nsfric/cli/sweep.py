@@ -52,6 +52,9 @@ def dask_client(args):
 
 
 def cmd_sweep(args):
+    from .names import check_case
+
+    check_case(args.case, args.law, args.scheme)  # before SymPy and SciPy load
     from ..cases import get_case, sweep
     from ..io import check_output_path, staged_dir
     from ..study.grid import parse_grid

@@ -217,7 +217,7 @@ theta, omega = RB_THETA, RB_OMEGA
 INERTIA = MASS * l ** 2 / 6              #: moment of inertia of the square per unit depth
 SLOPE_ROT_GEOMETRY = RotatingBlock(x, y, vx, vy, MASS, INERTIA, l, ALPHA, corner_law=None)
 #: eq 21 for the flat block touching the plane (y = 0, r_perp = l/2): 2/5 m
-M_EFF_TAN = sp.simplify(SLOPE_ROT_GEOMETRY.effective_mass().subs(y, 0))
+M_EFF_TAN = sp.cancel(SLOPE_ROT_GEOMETRY.effective_mass().subs(y, 0))  # a rational function: cancel is canonical
 GAMMA_N_ROT = damping * D * sp.sqrt(Y * M_EFF_TAN)      #: eq 18 with m_eff,tan of eq 21
 GAMMA_T_ROT = damping * gt_ratio * sp.sqrt(K_T * M_EFF_TAN)  #: Table 1 with m_eff,tan of eq 21
 #: the normal law each corner carries: half of Y A/l and of eq 18's damping
