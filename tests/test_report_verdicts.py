@@ -29,11 +29,14 @@ def test_sheet_number_claim_and_missing(tmp_path):
 
 
 def test_unknown_case_has_no_verdicts(tmp_path):
-    assert get_case("sliding-plates-2d").verdicts(str(tmp_path)) == []
+    from nsfric.cases.verdicts import case_verdicts
+
+    assert case_verdicts("a-case-without-declarations", str(tmp_path)) == []
 
 
 def test_every_verdict_says_not_reproduced_without_outputs(tmp_path):
-    for name in ("sliding-plates", "dry-oscillator", "slope-block", "normal-impact", "kuhn-contact"):
+    for name in ("sliding-plates", "sliding-plates-2d", "dry-oscillator", "slope-block", "normal-impact",
+                 "kuhn-contact"):
         vs = get_case(name).verdicts(str(tmp_path))
         assert vs and all(v["status"] == "not reproduced" for v in vs), name
 

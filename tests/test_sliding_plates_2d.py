@@ -43,3 +43,19 @@ def test_energy_balance_eq11_along_trajectory():
                for seg in sol.segments if seg.t1 > seg.t0)
     E = sol["E_kin"] + sol["E_el"]
     assert abs(E[-1] - E[0] - work) < 1e-9, E[-1] - E[0] - work
+
+
+def test_run_checks_the_papers_statements_in_the_plane(tmp_path):
+    """``run`` writes balance.csv/json/png; every declared verdict (eq 11, §2.2.1, eqs 8-9,
+    the single smooth stick) matches, and the budget equals the quadrature above."""
+    import json
+
+    written = CASE.run(str(tmp_path))["written"]
+    assert {"balance.csv", "balance.json", "balance.png"} <= {p.split("/")[-1] for p in written}
+    s = json.loads((tmp_path / "balance.json").read_text())["summary"]
+    assert s["eq11_max_abs_residual"] < 1e-13 and s["energy_budget_max_abs"] < 1e-10
+    assert s["min_dissipation_rate"] >= 0 and s["eq8_9_max_slip_residual"] < 1e-13
+    assert s["events"] == ["stick"] and s["ida_events_match"] and s["ida_max_abs_difference"] < 1e-8
+    assert 60 < s["slip_direction_turn_deg"] < 90  # f_ext turns the slip, not all the way to 90 deg
+    vs = CASE.verdicts(str(tmp_path))
+    assert len(vs) == 4 and all(v["status"] == "match" for v in vs), vs

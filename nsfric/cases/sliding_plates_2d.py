@@ -11,7 +11,10 @@ along the trajectory.
 """
 from __future__ import annotations
 
+import os
 
+from ..io import csv_text, json_text, write_text
+from ..plotting import save
 from ..symbolic import systems
 from .base import Case, register_case
 
@@ -29,3 +32,21 @@ class SlidingPlates2D(Case):
 
     def build(self, law: str):
         return systems.sliding_plates_2d(law)
+
+    def run(self, out_dir: str, progress=None) -> dict:
+        """The exact references and figure of :meth:`Case.run`, then Führer et al.'s
+        statements checked in the plane (:mod:`.sliding_plates_2d_study`):
+        ``balance.csv`` + ``balance.json`` and ``balance.png``."""
+        from .sliding_plates_2d_study import balance_data, plot_balance
+
+        written = super().run(out_dir, progress)["written"]
+        if progress:
+            progress(f"{self.name}: eq 11, energy budget and eqs 8-9 along the reference (+ ida)")
+        data = balance_data(self)
+        path = os.path.join(out_dir, "balance.csv")
+        write_text(path, csv_text(data["columns"]))
+        side = os.path.join(out_dir, "balance.json")
+        write_text(side, json_text({"case": self.name, "law": self.default_law, "parameters": data["params"],
+                                    "summary": data["summary"]}))
+        written += [path, side, save(plot_balance(data), os.path.join(out_dir, "balance.png"))]
+        return {"written": written}

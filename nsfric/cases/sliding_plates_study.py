@@ -213,6 +213,17 @@ def plot_energy(en, unit="n.u."):
 
 
 # -- sanity checks eqs 11, 15, 17 along the exact C-SDS --------------------------------------------
+def cumulative_integral(t, rate, points: int = 8):
+    """``W(t_i) = int_{t_0}^{t_i} rate dt`` on the sample times ``t``: ``points``-point
+    Gauss-Legendre on every sample interval.  The samples include the events, so
+    ``rate(times) -> values`` is smooth inside each interval and the error is far below
+    1e-12."""
+    xg, wg = np.polynomial.legendre.leggauss(points)
+    mid, half = (t[:-1] + t[1:]) / 2, (t[1:] - t[:-1]) / 2
+    g = rate((mid[:, None] + half[:, None] * xg[None, :]).ravel())
+    return np.concatenate([[0.0], np.cumsum((g.reshape(-1, points) @ wg) * half)])
+
+
 def sanity_data(case, samples=4001):
     T = case.t_end
     sol = case.reference_solution("c-sds", solver="analytic", t_eval=np.linspace(0.0, T, samples))
@@ -244,15 +255,11 @@ def sanity_data(case, samples=4001):
     loading = sliding & (xi * xid > 0)
     r17 = np.where(sliding, np.abs(F_S) - (gamma * np.abs(s) + F_max), 0.0)
 
-    # dissipated work W(t) = int (gamma xi'^2 - F s) dt: 8-point Gauss-Legendre on every
-    # sample interval (the samples include the stick event, the integrand is smooth
-    # inside each interval: error far below 1e-12)
-    xg, wg = np.polynomial.legendre.leggauss(8)
-    mid, half = (t[:-1] + t[1:]) / 2, (t[1:] - t[:-1]) / 2
-    tg = (mid[:, None] + half[:, None] * xg[None, :]).ravel()
-    _, vg, xdg, outg, _ = local(tg)
-    g = gamma * xdg ** 2 - outg["F"] * (vg - xdg)
-    W = np.concatenate([[0.0], np.cumsum((g.reshape(-1, len(xg)) @ wg) * half)])
+    def dissipation(tg):
+        _, vg, xdg, outg, _ = local(tg)
+        return gamma * xdg ** 2 - outg["F"] * (vg - xdg)
+
+    W = cumulative_integral(t, dissipation)  # dissipated work int (gamma xi'^2 - F s) dt
     E = out["E_kin"] + out["E_el"]
     budget = E - E[0] + W
     margin15 = np.where(loading, np.abs(v) - np.abs(xid), np.inf)

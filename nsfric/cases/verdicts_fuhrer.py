@@ -113,7 +113,33 @@ captions_for("sliding-plates", {
     "convergence-d-sds.png": "D-SDS, every scheme: v error against dt and work-precision; first order "
                              "without event location (Fig 3), the midpoint rule does not converge (Fig 4).",
 })
+@verdicts_for("sliding-plates-2d")
+def sliding_plates_2d(out_dir: str) -> list:
+    """The paper's statements about the C-SDS, which it writes with vectors (eqs 8-11)
+    but shows in 1D, checked in the tangential plane (``balance.json``)."""
+    s = Sheet("sliding-plates-2d", SOURCE, out_dir)
+    b = lambda: s.out.json("balance.json")["summary"]  # noqa: E731
+    s.claim("eq 11", "C-SDS in the plane: k xi.xi' + gamma xi'.xi' - F.s + F.v = 0 along the exact reference",
+            "holds identically", lambda: b()["eq11_max_abs_residual"], lambda r: r <= 1e-12,
+            note="max |residual| <= 1e-12")
+    s.claim("§2.2.1", "C-SDS in the plane never creates energy: E - E(0) + W_diss - W_ext = 0, dW_diss/dt >= 0",
+            "no energy created", lambda: (b()["energy_budget_max_abs"], b()["min_dissipation_rate"]),
+            lambda r: r[0] <= 1e-10 and r[1] >= 0, note="(max |budget|, min dissipation rate)")
+    s.claim("eqs 8-9", "C-SDS in the plane, sliding: |F| = F_max along F_S while the slip direction turns",
+            "F = F_max F_S/|F_S|", lambda: b()["eq8_9_max_slip_residual"], lambda r: r <= 1e-12,
+            note="max residual <= 1e-12, while the direction of F turns by about 78 deg (balance.png)")
+    s.claim("Fig 1, §3.2", "C-SDS in the plane: slides, then passes smoothly into sticking, once",
+            "one transition sliding -> sticking, no further switch", lambda: b()["events"],
+            lambda kinds: kinds == ["stick"])
+    return s.items
+
+
 captions_for("sliding-plates-2d", {
+    "balance.png": "Führer et al.'s C-SDS statements in the tangential plane (v(0) = (4, 0), f_ext = 0.5 "
+                   "along y): (left) kinetic + elastic energy, dissipated work and the external force's "
+                   "work, whose budget stays at round-off (eq 11, §2.2.1); (right) |F| at F_max while "
+                   "sliding (shaded) and the direction of F, which turns from -180° towards -90° as the "
+                   "external force turns the slip.",
     "reference.png": "C-SDS in the tangential plane (eqs 1, 8-10, vector form): a plate sliding with "
                      "v(0) = (v0, 0) under a constant tangential force (0, f_ext); the exact reference "
                      "of the states and the force against t. Look at the slip direction turning "
