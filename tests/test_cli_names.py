@@ -24,15 +24,17 @@ def _loaded(code: str) -> list:
                          capture_output=True, text=True, timeout=300, env=dict(os.environ, PYTHONPATH=ROOT))
     assert out.returncode == 0, out.stderr
     mods = out.stdout.split()
+    assert "nsfric" in mods, "the code did not run to the end"
     return sorted({m.split(".")[0] for m in mods} & set(HEAVY))
 
 
-@pytest.mark.parametrize("argv", [["list"], ["run", "no-such-case"], ["simulate", "sliding-plates", "--law", "x",
+@pytest.mark.parametrize("argv", [["list"], ["--version"], ["--help"], ["run", "--help"], ["run", "no-such-case"], ["simulate", "sliding-plates", "--law", "x",
                                                                      "--scheme", "heun", "--out", "a.csv"],
                                   ["reference", "sliding-plates", "--samples", "1", "--out", "a.csv"]])
 def test_listing_and_bad_names_load_no_heavy_library(argv):
     code = f"import contextlib, io\nfrom nsfric.cli import main\nwith contextlib.redirect_stdout(io.StringIO()), " \
-           f"contextlib.redirect_stderr(io.StringIO()):\n    main({argv!r})"
+           f"contextlib.redirect_stderr(io.StringIO()):\n    try:\n        main({argv!r})\n" \
+           f"    except SystemExit:\n        pass"
     assert _loaded(code) == []
 
 
@@ -72,3 +74,11 @@ def test_a_stale_table_is_not_trusted(monkeypatch, capsys):
     assert "unknown case 'no-such-case'" in capsys.readouterr().err
     assert main(["list"]) == 0
     assert "only-this" not in capsys.readouterr().out
+
+
+def test_version(capsys):
+    import nsfric
+
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.strip() == f"nsfric {nsfric.__version__}"

@@ -163,14 +163,20 @@ def cmd_report(args):
 def build_parser():
     from . import names
 
-    p = _Parser(prog="nsfric", description=__doc__.splitlines()[0])
+    from .. import __version__
+
+    p = _Parser(prog="nsfric", description="Numerically exact references for the nonsmooth friction contact "
+                "laws of DEM, and the discrete schemes DEM codes run, measured against them.",
+                epilog="examples: nsfric list | nsfric run sliding-plates | nsfric reference dry-oscillator "
+                "--out osc.csv | nsfric COMMAND --help")
+    p.add_argument("--version", action="version", version=f"nsfric {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("list", help="list cases, laws, solvers and schemes")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("reference", help="write an exact reference trajectory (CSV + JSON)")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law")
     s.add_argument("--solver", default="filippov", choices=names.solver_names())
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
@@ -192,7 +198,7 @@ def build_parser():
     s.set_defaults(func=cmd_reference)
 
     s = sub.add_parser("run", help="reproduce a case's figures and tables")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--out", metavar="DIR", help="output folder (default out/CASE)")
     s.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, for the cases whose run takes them (oblique-impact)")

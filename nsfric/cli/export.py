@@ -29,7 +29,7 @@ def cmd_export(args):
 
 def register(sub):
     s = sub.add_parser("export", help="write a reference for DEM regression tests (csv, yaml, netcdf)")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law")
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))

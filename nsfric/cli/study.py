@@ -118,7 +118,7 @@ def register(sub):
     SCHEMES, ALIASES = scheme_names()
 
     s = sub.add_parser("simulate", help="run a discrete DEM scheme with a fixed step (CSV + JSON)")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law")
     s.add_argument("--scheme", required=True, choices=list(SCHEMES) + list(ALIASES), metavar="SCHEME",
                    help="one of: " + ", ".join(SCHEMES))
@@ -135,7 +135,7 @@ def register(sub):
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("converge", help="convergence study: errors, observed orders, work-precision")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law", action="append", help="law (repeatable; default: the case's default)")
     s.add_argument("--scheme", action="append", required=True, choices=list(SCHEMES) + list(ALIASES), metavar="SCHEME",
                    help="scheme (repeatable): " + ", ".join(SCHEMES))

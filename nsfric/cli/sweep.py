@@ -94,7 +94,7 @@ def register(sub):
     from ._common import _count, _positive
 
     s = sub.add_parser("sweep", help="parameter sweep of a case's observables (CSV, netCDF), local or Dask")
-    s.add_argument("case")
+    s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law", help="law (default: the case's; or sweep it: --grid law=A,B)")
     s.add_argument("--grid", action="append", required=True, metavar="NAME=VALUES",
                    help="grid axis (repeatable): V1,V2,... | START:STOP:NUM | logspace:A:B:NUM (10**A..10**B)")
