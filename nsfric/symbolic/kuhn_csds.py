@@ -84,6 +84,6 @@ def slip_increment():
     tau = sp.Symbol("tau", nonnegative=True)
     x = sp.Function("x")
     rate = slip.rates[xi].xreplace({xi: x(tau), F_max: b_0 + (b_1 - b_0) * tau / h})
-    sol = sp.dsolve(sp.Eq(x(tau).diff(tau), rate), x(tau), ics={x(0): x_0})
+    sol = sp.dsolve(sp.Eq(x(tau).diff(tau), rate), x(tau), ics={x(0): x_0}, hint="1st_linear")
     end = sp.simplify(sol.rhs.subs(tau, h))
     return end, sp.limit(end, gamma, 0, "+")
