@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import nsfric
+from nsfric.cases.kuhn_contact_csds import CSDS_DAMPED, CSDS_ZERO
 
 
 def read_csv(path):
@@ -129,6 +130,11 @@ EXPECTED_TURNING = {"paper's algorithm (Fig 1 as stated)": FIRST, "paper's algor
                     "no direction change (eqs 16-21)": FIRST, "add and project": FIRST,
                     "(d) rotation with twist": SECOND, "(d) project only (no twirl)": NONE,
                     "(d) project and rescale": NONE, "add and project + project and rescale (LAMMPS)": NONE}
+#: the fifth rule (d), Führer et al.'s C-SDS carried by the rotation with twist: first order
+#: whether the pair turns or not (without damping against the elastic-frictional reference,
+#: damped against its own continuous law)
+for _table in (EXPECTED_STILL, EXPECTED_TURNING):
+    _table.update({CSDS_ZERO: FIRST, CSDS_DAMPED: FIRST})
 
 
 def test_orders_csv(out):
@@ -166,6 +172,22 @@ def test_orders_csv(out):
                 i = rows[m, rule]
                 assert abs(cols["work_order"][i] - p) <= 0.05 + 4 * cols["work_order_stderr"][i]
     assert os.path.getsize(os.path.join(out, "orders.png")) > 10_000
+
+
+def test_csds_straight_csv(out):
+    """csds-straight.csv: the C-SDS along straight movements, N = 1..64: along the force
+    exact to round-off (force and spring energy), orthogonal to it first order (JSON)."""
+    cols = read_csv(os.path.join(out, "csds-straight.csv"))
+    aligned = np.array(["aligned" in m for m in cols["movement"]])
+    assert set(cols["gamma_t"]) == {0.0, 0.05} and aligned.sum() == 28 and (~aligned).sum() == 14
+    assert np.max(cols["force_error"][aligned]) < 1e-12 and np.max(cols["spring_energy_error"][aligned]) < 1e-12
+    with open(os.path.join(out, "csds-straight.json")) as f:
+        orders = json.load(f)["observed_orders"]
+    for key, o in orders.items():
+        if key.startswith("orthogonal"):
+            assert abs(o["order"] - 1) < 0.15, (key, o)
+        else:
+            assert o["order"] is None and o["reason"].startswith("no order")
 
 
 def test_table_csv(out):

@@ -100,7 +100,8 @@ def random_state(g):
 @example(720)  # starts on the limit, elastic first: the reference once found the root at its start
 def test_straight_increment_exact(seed):
     """Any straight increment with f_n linear in the step (growing or shrinking): one step
-    of Fig 1 (corrected rules) equals the continuous law to 1e-9; alpha_s (when used) is
+    of Fig 1 (corrected rules) equals the continuous law to 1e-10 (relative to mu f_n: the
+    issue's bound; 300 seeds: max 5.8e-13); alpha_s (when used) is
     the reference's switch point.  Along a straight movement slip, once reached, never
     stops (ODE 16 turns the force towards the movement), so the reference switches at
     most once."""
@@ -110,7 +111,7 @@ def test_straight_increment_exact(seed):
     assert ref.summary["switches"] <= 1 and ref.modes[-1] == ("slip" if "slip" in ref.modes else "elastic")
     alg = run_kuhn(mv, C, 1, rules="corrected")
     scale = C.mu * fn0
-    assert np.max(np.abs(final_body(alg) - final_body(ref))) < 1e-9 * scale
+    assert np.max(np.abs(final_body(alg) - final_body(ref))) < 1e-10 * scale
     a_s = alg["alpha_s"][-1]
     if np.isfinite(a_s):
         assert 0 <= a_s <= 1
@@ -164,20 +165,24 @@ def order(Ns, errs):
 def test_circle_orders_and_work(dzeta):
     """Along a circle in the tangent plane (f_n constant, growing, shrinking): the paper's
     algorithm converges at second order in force and tangential work, add-and-project at
-    first order; elastic + dissipated = total (reference to 1e-9, algorithms to rounding)."""
+    first order; elastic + dissipated = total (reference to 1e-10 -- its solve's tolerance,
+    measured <= 2.3e-11 --, algorithms to rounding), and the dissipated work converges at the
+    scheme's order (2 and 1)."""
     mv = Movement.circle(dzeta=dzeta, **CIRCLE)
     ref = reference(mv, C)
-    assert abs(ref["W_t"][-1] - ref["W_t_rev"][-1] - ref["W_t_irrev"][-1]) < 1e-9
+    assert np.max(np.abs(ref["W_t"] - ref["W_t_rev"] - ref["W_t_irrev"])) < 1e-10
     assert np.all(ref["W_t_irrev"] > -1e-12)
     Ns = np.array([32, 64, 128, 256])
-    e = {"paper": [], "conventional": [], "paper W": [], "conventional W": []}
+    e = {f"{name}{q}": [] for name in ("paper", "conventional") for q in ("", " W", " D")}
     for N in Ns:
         for name, sol in (("paper", run_kuhn(mv, C, N)), ("conventional", run_conventional(mv, C, N))):
             e[name].append(np.linalg.norm(final_body(sol) - final_body(ref)))
             e[name + " W"].append(abs(sol["W_t"][-1] - ref["W_t"][-1]))
+            e[name + " D"].append(abs(sol["W_t_irrev"][-1] - ref["W_t_irrev"][-1]))
             assert np.max(np.abs(sol["W_t"] - sol["W_t_rev"] - sol["W_t_irrev"])) < 1e-12
     assert 1.8 < order(Ns, e["paper"]) < 2.2 and 1.8 < order(Ns, e["paper W"]) < 2.2
     assert 0.8 < order(Ns, e["conventional"]) < 1.2 and 0.8 < order(Ns, e["conventional W"]) < 1.2
+    assert 1.8 < order(Ns, e["paper D"]) < 2.2 and 0.8 < order(Ns, e["conventional D"]) < 1.2
 
 
 def test_rigid_rotation_objectivity():

@@ -27,7 +27,8 @@ class KuhnContactCase(Case):
         """Fig 4 (``fig4*.csv``, ``fig4.png``), ``convergence*.csv`` and ``convergence.png``,
         ``refinements.csv``, ``rotation.csv``, ``objectivity.csv`` and ``objectivity.png``
         (Fig 6), ``orders.csv``, ``orders-errors.csv`` and ``orders.png`` (curved
-        movements), ``table.csv`` (eq 18 by table); returns ``{"written": [paths]}``."""
+        movements, with the C-SDS as fifth rule (d)), ``csds-straight.csv`` (the C-SDS along
+        straight movements), ``table.csv`` (eq 18 by table); returns ``{"written": [paths]}``."""
         from .kuhn_contact_figures import run
 
         return run(self, out_dir, progress)

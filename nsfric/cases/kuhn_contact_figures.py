@@ -246,6 +246,9 @@ def run(case, out_dir: str, progress=None) -> dict:
     from .kuhn_contact_orders import write as write_orders
 
     written += write_orders(out_dir, meta, progress)
+    from .kuhn_contact_csds import write as write_csds
+
+    written += write_csds(out_dir, meta, CONTACT, progress)
     from .kuhn_contact_table import write as write_table
 
     written += write_table(out_dir, meta, progress)

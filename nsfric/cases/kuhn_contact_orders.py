@@ -2,7 +2,9 @@
 (f_n growing) and a figure eight (f_n loading and unloading), each with the pair fixed
 and rolling/twirling -- against the event-driven reference, fitted by
 :func:`nsfric.study.fit.fit_order` over its automatic asymptotic range ("no order" with
-the reason when the fit finds too few asymptotic points or no decrease).
+the reason when the fit finds too few asymptotic points or no decrease).  The damped
+C-SDS (:mod:`.kuhn_contact_csds`) is measured against its own continuous law
+(``OWN_REFERENCE``), every other rule against the elastic-frictional reference.
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import numpy as np
 
 from ..schemes.kuhn import KuhnContact, Movement, reference, run_conventional, run_kuhn
 from ..study.fit import fit_order
+from .kuhn_contact_csds import OWN_REFERENCE
+from .kuhn_contact_csds import RULES as CSDS_RULES
 
 CONTACT = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
 #: the ladder of increments (the fit picks its asymptotic range inside it)
@@ -43,6 +47,7 @@ RULES = {
     "(d) project and rescale": (run_kuhn, {"rules": "corrected", "frame": "projection+rescale"}, True),
     "(d) rotation with twist": (run_kuhn, {"rules": "corrected", "frame": "rotate"}, True),
     "add and project + project and rescale (LAMMPS)": (run_conventional, {"frame": "projection+rescale"}, True),
+    **CSDS_RULES,  # the fifth rule (d): Führer et al.'s C-SDS in 3D, :mod:`.kuhn_contact_csds`
 }
 #: no fresh contact along these movements: switching the onset (eqs 7-8) off changes
 #: nothing (checked in the tests), its row repeats the corrected rules'
@@ -80,12 +85,14 @@ def orders_table(Ns=NS, c=CONTACT, progress=None):
         key = mname.replace(", rolling+twirling", "")  # the reference lives in the body frame
         if key not in refs:
             refs[key] = reference(mv, c, s_eval=[0.0, 1.0])
-        ref = refs[key]
-        f_ref = np.array([ref["f_t_body1"][-1], ref["f_t_body2"][-1]])
         rows = {}
         for rule, (runner, opts, only_rot) in RULES.items():
             if only_rot and not rotating:
                 continue
+            if rule in OWN_REFERENCE and (key, rule) not in refs:
+                refs[key, rule] = OWN_REFERENCE[rule](mv, c)
+            ref = refs[(key, rule) if rule in OWN_REFERENCE else key]
+            f_ref = np.array([ref["f_t_body1"][-1], ref["f_t_body2"][-1]])
             ef, ew, bal = [], [], 0.0
             for N in Ns:
                 sol = runner(mv, c, N, **opts)
@@ -114,7 +121,7 @@ def orders_figure(long, path):
         sel = long["movement"] == mname
         for i, rule in enumerate(dict.fromkeys(long["rule"][sel])):
             r = sel & (long["rule"] == rule)
-            ax.loglog(long["N"][r], long["force_error"][r], ("-" if i < 5 else "--"), marker="osd^vx+*<>"[i],
+            ax.loglog(long["N"][r], long["force_error"][r], ("-" if i < 5 else "--"), marker="osd^vx+*<>ph"[i],
                       ms=4 + (i % 3), mfc="none", color=f"C{i}", label=rule)
         Ns = sorted(set(long["N"][sel].tolist()))
         ax.set_xticks(Ns, [f"{n:g}" for n in Ns])
@@ -136,7 +143,9 @@ def write(out_dir, meta, progress=None):
     table, long = orders_table(progress=progress)
     path = os.path.join(out_dir, "orders.csv")
     side = {**meta, "Ns": list(NS), "fit": "nsfric.study.fit.fit_order, automatic range",
-            "rolling+twirling": "90 deg about (1, 1, 1)/sqrt 3", "same_as": SAME_AS}
+            "rolling+twirling": "90 deg about (1, 1, 1)/sqrt 3", "same_as": SAME_AS,
+            "own_reference": {r: "the continuous 3D C-SDS (nsfric.schemes.kuhn_csds.csds_reference)"
+                              for r in OWN_REFERENCE}}
     written = [path, write_csv_with_sidecar(path, table, side)]
     path = os.path.join(out_dir, "orders-errors.csv")
     written += [path, write_csv_with_sidecar(path, long, side)]

@@ -78,4 +78,13 @@ captions_for("kuhn-contact", {
                 "printed algorithm leaving the exact curve in the right panel.",
     "convergence.png": "Force and work error against the number of steps N along a circular "
                        "movement: the paper's algorithm second order, add-and-project first order.",
+    "orders.png": "Force error at the end against the number of increments N along four curved movements "
+                  "(circle, f_n +30 %; figure eight, f_n loading and unloading; each with the pair fixed and "
+                  "rolling+twirling 90 deg): the paper's algorithm (as stated, corrected, refinements off one at "
+                  "a time), add-and-project, and the history rules (d): project only, project and rescale, "
+                  "rotation with twist, add-and-project + rescale (LAMMPS), and Führer et al.'s C-SDS in 3D with "
+                  "its elongation rotated with twist (gamma_t = 0 against the elastic-frictional reference, "
+                  "gamma_t = 0.05 against the continuous C-SDS). Look at the slopes: 2 for the paper's algorithm "
+                  "(pair fixed, or turned exactly), 1 for add-and-project, eqs 22-23 and the C-SDS, flat for the "
+                  "rules that never turn the force about the normal.",
 })

@@ -95,7 +95,8 @@ class KuhnContact:
 @dataclass
 class StepResult:
     """One step: tangential force (3D), normal force, work increments, the fractions
-    ``alpha_o``/``alpha_s`` (NaN when not used) and the mode (``open``, ``elastic``, ``slip``)."""
+    ``alpha_o``/``alpha_s`` (NaN when not used), the mode (``open``, ``elastic``, ``slip``)
+    and the rule's own state carried to the next step (the C-SDS's elongation; None)."""
 
     f_t: np.ndarray
     f_n: float
@@ -106,6 +107,7 @@ class StepResult:
     alpha_o: float = np.nan
     alpha_s: float = np.nan
     mode: str = "elastic"
+    state: object = None
 
 
 def _slip_fraction(F, f_t, dxi, f_n, dz, c, rules):
@@ -332,6 +334,10 @@ def _row(R, f, f_n, W, a_o=np.nan, a_s=np.nan):
 def run_steps(movement: Movement, contact: KuhnContact, N: int, step=kuhn_step, **options):
     """``N`` increments of ``movement`` through ``step`` (default :func:`kuhn_step`).
 
+    A step with the attribute ``stateful`` (:func:`~nsfric.schemes.kuhn_csds.csds_step`)
+    also gets ``state=`` (its :attr:`StepResult.state` of the step before, None at first)
+    and ``ds=`` (the increment's length on the clock); its ``scheme`` attribute names the run.
+
     Returns
     -------
     Solution
@@ -349,17 +355,20 @@ def run_steps(movement: Movement, contact: KuhnContact, N: int, step=kuhn_step, 
     W = np.zeros(4)  # W_n, W_t, W_t_rev, W_t_irrev
     W[0] = contact.k_n * max(z0, 0) ** 2 / 2
     rows, modes = [_row(R0, f, contact.k_n * max(z0, 0), W)], ["start"]
+    stateful, state = getattr(step, "stateful", False), None
     for k in range(N):
         Rb, dth = Rs[k + 1], dths[k]
         dxi = Rb @ np.array([*(movement.xi(s[k + 1]) - movement.xi(s[k])), 0.0])
+        carried = {"state": state, "ds": s[k + 1] - s[k]} if stateful else {}
         r = step(f, movement.zeta(s[k]), movement.zeta(s[k + 1]), dxi, Rb[:, 2], dth, dth, contact,
-                 **options)
-        f = r.f_t
+                 **options, **carried)
+        f, state = r.f_t, r.state
         W += [r.W_n - W[0], r.dW_t, r.dW_t_rev, r.dW_t_irrev]
         rows.append(_row(Rb, f, r.f_n, W, r.alpha_o, r.alpha_s))
         modes.append(r.mode)
     name = options.get("direction", "exact") if step is kuhn_step else "conventional"
-    return _solution(rows, modes, s, f"kuhn-{name}" if name != "conventional" else name, contact, N)
+    name = getattr(step, "scheme", f"kuhn-{name}" if name != "conventional" else name)
+    return _solution(rows, modes, s, name, contact, N)
 
 
 def run_kuhn(movement, contact, N, **options):
