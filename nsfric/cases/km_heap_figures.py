@@ -49,13 +49,35 @@ def settle_time(run, fraction=SETTLED):
     return float(run.rows["t"][above[-1] + 1]) if len(above) else 0.0
 
 
+def heap_slope(discs, X, radius: float) -> dict:
+    """The heap's flank angles [deg]: the highest disc top per bin of one mean diameter,
+    above two mean diameters over the floor discs, fitted by a line on each side of
+    the highest bin (``{"left", "right", "mean"}``; None where a side has < 2 bins)."""
+    mobile = np.isfinite(discs.mass)
+    x, top = X[mobile, 0], X[mobile, 1] + discs.radius[mobile]
+    bins = np.floor(x / (2 * radius)).astype(int)
+    ub = np.unique(bins)
+    h = np.array([top[bins == k].max() for k in ub])
+    xc = (ub + 0.5) * 2 * radius
+    ip = int(np.argmax(h))
+    out = {}
+    for name, side in (("left", xc <= xc[ip]), ("right", xc >= xc[ip])):
+        sel = side & (h > 5 * radius)
+        out[name] = (float(np.degrees(np.arctan(-np.polyfit(np.abs(xc[sel] - xc[ip]), h[sel], 1)[0])))
+                     if sel.sum() >= 2 else None)
+    both = [v for v in out.values() if v is not None]
+    out["mean"] = float(np.mean(both)) if both else None
+    return out
+
+
 def summary(runs: dict, values: dict) -> dict:
     """Numbers of the runs: final drifts, drift at :data:`REPORT_TIMES`, the ratios Fig 7
     is about, energies, contacts, largest overlap, wall time."""
     dep = runs["deposit"]
     out = {"deposit": {"t": values["t_deposit"], "dt": values["dt_deposit"], "settle_time": settle_time(dep),
                        "E_kin_end": float(dep.rows["E_kin"][-1]), "E_kin_max": float(np.max(dep.rows["E_kin"])),
-                       "contacts": int(dep.rows["contacts"][-1]), "seconds": dep.seconds},
+                       "contacts": int(dep.rows["contacts"][-1]), "seconds": dep.seconds,
+                       "slope_deg": heap_slope(runs["discs"], dep.X, values["radius"])},
            "runs": []}
     for method, dt in FIG7_RUNS:
         run = runs[(method, dt)]
