@@ -106,7 +106,8 @@ def test_a_pyramid_of_three_discs_drifts_in_proportion_to_dt():
     """Three discs (two on the floor, one on top, four contacts, all stuck): exact friction
     keeps the residual velocity of the stick transition, so the pyramid spreads at a
     constant rate proportional to dt (K-M: the DAE drift depends on the time step);
-    Cundall-Strack's springs hold it (no drift once settled)."""
+    Cundall-Strack's springs hold it (no drift once settled), and so does the velocity
+    projection (K-M §6)."""
     P = {**TABLE1, "g_x": 0.0, "g_y": -G}
     drift = {}
     for method, dt in (("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5)):
@@ -115,6 +116,10 @@ def test_a_pyramid_of_three_discs_drifts_in_proportion_to_dt():
         drift[(method, dt)] = abs(x[-1] - x[100])
         if method == "exact":
             assert run.rows["stuck"][-1] == 4 and run.rows["contacts"][-1] == 4
+    run = run_heap(pyramid(), "velocity-projection", 1e-5, 20000, P, keep=100)
+    assert run.rows["stuck"][-1] == run.rows["contacts"][-1] >= 4
+    drift["velocity-projection"] = abs(run.rows["com_y"][-1] - run.rows["com_y"][100])
+    assert drift["velocity-projection"] < 1e-12 * drift[("exact", 1e-5)], drift
     ratio = drift[("exact", 1e-5)] / drift[("exact", 5e-6)]
     assert 1.7 < ratio < 2.3, drift
     assert drift[("cundall-strack", 1e-5)] < 1e-3 * drift[("exact", 5e-6)], drift
@@ -155,7 +160,7 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["method", "dt", "t", "com_drift"]
     runs = {(r["method"], float(r["dt"])) for r in rows}
-    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5)}
+    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5), ("velocity-projection", 1e-5)}
     assert all(np.isfinite(float(r["com_drift"])) for r in rows)
     for name in ("fig6.png", "fig7.png", "heap-final.csv", "heap-runs.csv", "fig7.json"):
         assert (quick_run / name).stat().st_size > 0, name
@@ -171,6 +176,9 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
     assert final[("exact", 1e-5)]["com_drift_end"] > 10 * cs
     assert final[("exact", 5e-6)]["com_drift_end"] > 10 * cs
     assert final[("exact", 5e-6)]["stuck_end"] > 0 and final[("cundall-strack", 1e-5)]["stuck_end"] == 0
+    # the velocity projection (K-M §6) removes the drift: below Cundall-Strack's, no energy gained
+    proj = final[("velocity-projection", 1e-5)]
+    assert proj["com_drift_end"] < 0.2 * cs and proj["E_total_rise_max"] == 0.0
 
 
 def test_the_case_has_no_single_model():

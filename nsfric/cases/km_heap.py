@@ -23,9 +23,10 @@ creeping, so it would give each run another heap).  From its positions, at rest 
 with fresh contacts (no Cundall-Strack spring stretched, no contact stuck yet: the same
 start for both laws; continuing the deposition's springs would make Cundall-Strack's
 drift zero by construction), each method runs for ``t_observe`` s -- exact friction at
-dt = 1e-5 and 5e-6 s, Cundall-Strack at 1e-5 s (Fig 7's runs) -- and ``com_drift(t) =
-|com(t) - com(t_0)|`` is the centre of mass's displacement from the start ``t_0`` of
-the observation.
+dt = 1e-5 and 5e-6 s, Cundall-Strack at 1e-5 s (Fig 7's runs) and, beside them, exact
+friction with the velocity projection the paper proposes against the drift (dt = 1e-5
+s) -- and ``com_drift(t) = |com(t) - com(t_0)|`` is the centre of mass's displacement
+from the start ``t_0`` of the observation.
 
 ``nsfric run km-heap`` writes ``fig7.csv`` (``method, dt, t, com_drift``; ``t`` counts
 from ``t_0``) with its sidecar (the summary), ``fig7.png``, ``fig6.png`` (the heap and
@@ -66,6 +67,8 @@ INTEGER = {"n_discs", "seed", "columns", "width", "quick"}
 QUICK = {"n_discs": 30, "columns": 10, "width": 14, "t_deposit": 0.6, "t_observe": 0.02}
 #: Fig 7's runs: (method, dt)
 FIG7_RUNS = (("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5))
+#: beside them: exact friction with the velocity projection the paper proposes (§§4, 6)
+RUNS = FIG7_RUNS + (("velocity-projection", 1e-5),)
 G = 9.81
 
 
@@ -134,7 +137,7 @@ def heap_runs(values: dict, progress=None, record_dt: float = 1e-4) -> dict:
     X = dep.X.copy()
     X[:, 3:] = 0.0                                   # the common start: at rest, no contact history
     start = replace(discs, X=X)
-    for method, dt in FIG7_RUNS:
+    for method, dt in RUNS:
         if progress:
             progress(f"km-heap: {method}, dt = {dt:g} s")
         out[(method, dt)] = run_heap(start, method, dt, int(round(values["t_observe"] / dt)), P,

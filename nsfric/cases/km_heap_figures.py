@@ -2,8 +2,9 @@
 
 * ``fig7.csv`` -- ``method, dt, t, com_drift``: the centre of mass's displacement from
   the start of the observation (``t`` counts from it), for exact static friction at
-  dt = 1e-5 and 5e-6 s and Cundall-Strack at 1e-5 s; the sidecar holds the parameters
-  and :func:`summary`;
+  dt = 1e-5 and 5e-6 s and Cundall-Strack at 1e-5 s, and exact friction with velocity
+  projection (``velocity-projection``) at 1e-5 s; the sidecar holds the parameters and
+  :func:`summary`;
 * ``fig7.png`` -- ``com_drift`` against ``t`` (log drift axis; a zero drift, e.g. at
   ``t = 0``, has no point on it and is not drawn);
 * ``fig6.png`` -- the heap at the end of the observation, exact friction (dt = 5e-6 s)
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..io import versions, write_csv_with_sidecar
 from ..plotting import figure, save
-from .km_heap import FIG7_RUNS, heap_runs
+from .km_heap import RUNS, heap_runs
 
 #: fraction of the deposition's largest kinetic energy below which the heap counts as settled
 SETTLED = 1e-6
@@ -29,8 +30,12 @@ SETTLED = 1e-6
 REPORT_TIMES = (0.01, 0.05, 0.1, 0.2)
 
 
+NAMES = {"exact": "exact static friction", "cundall-strack": "Cundall-Strack",
+         "velocity-projection": "exact + velocity projection"}
+
+
 def label(method: str, dt: float) -> str:
-    return f"{'exact static friction' if method == 'exact' else 'Cundall-Strack'}, dt = {dt:g} s"
+    return f"{NAMES[method]}, dt = {dt:g} s"
 
 
 def drift(run) -> tuple:
@@ -79,7 +84,7 @@ def summary(runs: dict, values: dict) -> dict:
                        "contacts": int(dep.rows["contacts"][-1]), "seconds": dep.seconds,
                        "slope_deg": heap_slope(runs["discs"], dep.X, values["radius"])},
            "runs": []}
-    for method, dt in FIG7_RUNS:
+    for method, dt in RUNS:
         run = runs[(method, dt)]
         t, d = drift(run)
         E = run.rows["E_kin"] + run.rows["E_pot"] + run.rows["E_el"]
@@ -94,6 +99,7 @@ def summary(runs: dict, values: dict) -> dict:
     final = {(r["method"], r["dt"]): r["com_drift_end"] for r in out["runs"]}
     out["ratio_exact_dt"] = _ratio(final[("exact", 1e-5)], final[("exact", 5e-6)])
     out["ratio_exact_over_cs"] = _ratio(final[("exact", 1e-5)], final[("cundall-strack", 1e-5)])
+    out["ratio_projection_over_cs"] = _ratio(final[("velocity-projection", 1e-5)], final[("cundall-strack", 1e-5)])
     return out
 
 
@@ -109,7 +115,7 @@ def write_all(case, out_dir: str, values: dict, progress=None) -> list:
             "versions": versions()}
     written = []
     cols = {"method": [], "dt": [], "t": [], "com_drift": []}
-    for method, dt in FIG7_RUNS:
+    for method, dt in RUNS:
         t, d = drift(runs[(method, dt)])
         cols["method"] += [method] * len(t)
         cols["dt"] += [dt] * len(t)
@@ -124,7 +130,7 @@ def write_all(case, out_dir: str, values: dict, progress=None) -> list:
 
 
 def _runs_csv(runs, out_dir, meta) -> list:
-    keys = [("deposit", "deposit")] + [((m, dt), "observe") for m, dt in FIG7_RUNS]
+    keys = [("deposit", "deposit")] + [((m, dt), "observe") for m, dt in RUNS]
     series, final = {}, {}
     for key, phase in keys:
         run = runs[key]
@@ -152,7 +158,8 @@ def _runs_csv(runs, out_dir, meta) -> list:
 def _fig7(runs, out_dir, summ) -> str:
     fig, axes = figure(1, 1, figsize=(6.4, 4.2))
     ax = axes[0, 0]
-    marks = {("exact", 1e-5): "o", ("exact", 5e-6): "v", ("cundall-strack", 1e-5): "s"}
+    marks = {("exact", 1e-5): "o", ("exact", 5e-6): "v", ("cundall-strack", 1e-5): "s",
+             ("velocity-projection", 1e-5): "D"}
     notes = []
     for (method, dt), mk in marks.items():
         t, d = drift(runs[(method, dt)])
@@ -160,8 +167,9 @@ def _fig7(runs, out_dir, summ) -> str:
         if not keep.any():
             notes.append(f"{label(method, dt)}: com_drift = 0 throughout (nothing to draw on a log axis)")
             continue
-        ax.plot(t[keep], d[keep], marker=mk, markevery=max(1, keep.sum() // 12), ms=5,
-                label=label(method, dt), ls="-" if method == "exact" else "--")
+        every = np.unique(np.geomspace(1, keep.sum(), 12).astype(int) - 1)   # even on the log axis
+        ax.plot(t[keep], d[keep], marker=mk, markevery=list(every), ms=5,
+                label=label(method, dt), ls={"exact": "-", "cundall-strack": "--"}.get(method, ":"))
     if notes:
         ax.text(0.02, 0.98, "\n".join(notes), transform=ax.transAxes, va="top", fontsize=7)
     ax.set_xscale("log")

@@ -21,6 +21,11 @@ study uses for the delta schemes (K-M §4, ref [7] p 80):
   reached or crossed 0 within the step and ``lam`` lies in [0, 1], and leaves when
   ``lam`` leaves [0, 1] -- the decisions of :mod:`nsfric.schemes.delta` for one contact.
   The residual velocity of the step that crossed 0 is kept (the drift of Figs 4-7);
+* ``velocity-projection`` -- ``exact`` plus the velocity projection the paper proposes
+  against the drift (§§4, 6; Hairer & Wanner II p 471; the ``-proj`` delta schemes for
+  one contact): after every step, every stuck contact in turn receives the tangential
+  impulse ``-m_eff,tan v_t`` that sets its relative tangential velocity to zero (one
+  sweep; each impulse removes kinetic energy);
 * ``cundall-strack`` -- eqs 19-20 per contact (the law's spring ``xi`` integrated while
   sticking, projected onto ``|F_S| = mu F_n`` while slipping), ``k_t = 2/7 Y``,
   ``gamma_t = 1/4 sqrt(k_t m_eff,tan)``.
@@ -39,7 +44,7 @@ import numpy as np
 from ..symbolic.kernel import function_source, load_source
 from ..symbolic.km_heap import contact_expressions
 
-METHODS = {"exact": 0, "cundall-strack": 1}
+METHODS = {"exact": 0, "cundall-strack": 1, "velocity-projection": 2}
 #: columns of the recorded rows (``rows[:, 0]`` is the step index, converted to ``t``)
 ROW_COLUMNS = ("t", "com_x", "com_y", "E_kin", "E_pot", "E_el", "contacts", "stuck", "max_overlap")
 MARKER = "# ---- loop ----"

@@ -14,7 +14,9 @@ Layout: ``X`` (N, 6) holds ``x, y, theta, vx, vy, omega`` of the discs; a contac
 wall ``j - N``.  Slot arrays (length ``N M``): ``xi`` (Cundall-Strack spring), ``stuck`` (exact friction's flag),
 ``Fs`` (the last tangential force, the warm start of the equilibration), ``gprev`` (the
 relative tangential velocity at the start of the step).  ``P`` = ``Y, D, mu, kt_ratio,
-gt_ratio, g_x, g_y``; ``method`` 0 = exact static friction, 1 = Cundall-Strack.
+gt_ratio, g_x, g_y, sweeps``; ``method`` 0 = exact static friction, 1 = Cundall-Strack,
+2 = exact static friction with the velocities of the stuck contacts projected after
+every step.
 """
 # ---- loop ----
 import math as _math
@@ -123,7 +125,7 @@ def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
             _add_tangential(F, geo, s, fnew - Ft[s])
             Ft[s] = fnew
     nd[0] = nd_
-    if method == 0:  # lam of the other contacts: whether they may enter sticking
+    if method != 1:  # lam of the other contacts: whether they may enter sticking
         for s in range(act.shape[0]):
             if act[s] != 0 and not (stuck[s] != 0 or vt[s] == 0):
                 fe = _external(F, geo, s, minv, Iinv) - Ft[s]
@@ -220,7 +222,7 @@ def run(X, xi, stuck, Fs, gprev, P, method, minv, Iinv, rad, wall_p, wall_n, h, 
                 stuck[s] = 0
                 xi[s] = 0.0
                 Fs[s] = 0.0
-            elif method == 0:
+            elif method != 1:
                 g0 = gprev[s]
                 crossed = g0 * vt[s] <= 0 or g0 * vts[s] <= 0
                 inband = 0 <= lam[s] <= 1
@@ -231,15 +233,48 @@ def run(X, xi, stuck, Fs, gprev, P, method, minv, Iinv, rad, wall_p, wall_n, h, 
                     stuck[s] = 0
                     changed = True
             gprev[s] = vt[s]
-        if changed:  # the next step's first slope with the new flags
+        if method == 2 and _project(X, act, stuck, geo, minv, Iinv):
+            changed = True
+        if changed:  # the next step's first slope with the new flags (and velocities)
             for s in range(S):
                 Fs[s] = Ft[s] if act[s] else 0.0
             evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
                      dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer)
+            if method == 2:
+                for s in range(S):
+                    gprev[s] = vt[s]
         if not _np.all(_np.isfinite(X)):
             rows[r:, :] = _np.nan
             break
     return X, xi
+
+
+@njit(cache=True, error_model="numpy")
+def _project(X, act, stuck, geo, minv, Iinv):
+    """Velocity projection of the stuck contacts (K-M §§4, 6, Hairer & Wanner II p 471):
+    one after the other, the impulse ``-m_eff,tan v_t`` along the tangent sets the
+    contact's relative tangential velocity to zero (eq 21's mass: exactly); each impulse
+    removes kinetic energy ``m_eff,tan v_t^2/2``.  Returns the number of projections."""
+    k = 0
+    for s in range(act.shape[0]):
+        if act[s] == 0 or stuck[s] == 0:
+            continue
+        nx, ny, r1p, r2p, meff = geo[s, 0], geo[s, 1], geo[s, 2], geo[s, 3], geo[s, 4]
+        b1, b2 = int(geo[s, 5]), int(geo[s, 6])
+        tx, ty = -ny, nx
+        g = X[b2, 3] * tx + X[b2, 4] * ty - X[b2, 5] * r2p
+        if b1 >= 0:
+            g -= X[b1, 3] * tx + X[b1, 4] * ty + X[b1, 5] * r1p
+        J = -meff * g
+        X[b2, 3] += J * minv[b2] * tx
+        X[b2, 4] += J * minv[b2] * ty
+        X[b2, 5] -= r2p * J * Iinv[b2]
+        if b1 >= 0:
+            X[b1, 3] -= J * minv[b1] * tx
+            X[b1, 4] -= J * minv[b1] * ty
+            X[b1, 5] -= r1p * J * Iinv[b1]
+        k += 1
+    return k
 
 
 @njit(cache=True, error_model="numpy")
