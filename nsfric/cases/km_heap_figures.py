@@ -188,10 +188,10 @@ def _fig6(runs, out_dir, values) -> str:
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle
 
-    fig, axes = figure(1, 2, figsize=(11, 3.6))
+    fig, axes = figure(2, 1, figsize=(9, 6.4))
     discs, nf = runs["discs"], runs["n_fixed"]
     W = 2 * values["radius"] * values["width"]
-    for ax, key in zip(axes[0], (("exact", 5e-6), ("cundall-strack", 1e-5))):
+    for ax, key in zip(axes[:, 0], (("exact", 5e-6), ("cundall-strack", 1e-5))):
         run = runs[key]
         X, c = run.X, run.contacts
         for i in range(X.shape[0]):
@@ -204,8 +204,8 @@ def _fig6(runs, out_dir, values) -> str:
         ax.set_xlim(-W / 2, W / 2)
         ax.set_ylim(-values["radius"], float(np.max(X[:, 1] + discs.radius)) + values["radius"])
         ax.set_aspect("equal")
-        ax.set_title(f"{label(*key)}: end of the observation\n(lines: contact forces between discs, width ~ F_n"
-                     + ("; red: stuck" if key[0] == "exact" else "") + ")", fontsize=8)
-        ax.set_xlabel("x [m]")
-    axes[0, 0].set_ylabel("y [m]")
+        ax.set_title(f"{label(*key)}: end of the observation (lines: contact forces between discs, "
+                     "width ~ F_n" + ("; red: stuck, blue: slipping" if key[0] == "exact" else "") + ")", fontsize=8)
+        ax.set_ylabel("y [m]")
+    axes[-1, 0].set_xlabel("x [m]")
     return save(fig, os.path.join(out_dir, "fig6.png"))

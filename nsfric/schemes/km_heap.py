@@ -129,7 +129,8 @@ def run_heap(discs: Discs, method: str, dt: float, n_steps: int, params: dict, k
     ----------
     method : ``"exact"`` or ``"cundall-strack"``
     params : dict
-        ``Y, D, mu, kt_ratio, gt_ratio`` (Table 1) and gravity ``g_x, g_y``.
+        ``Y, D, mu, kt_ratio, gt_ratio`` (Table 1), gravity ``g_x, g_y`` and, optionally,
+        ``sweeps`` (default 1): passes of the per-contact equilibration per evaluation.
     keep : int
         Record every ``keep``-th step (and the last).
     state : dict, optional
