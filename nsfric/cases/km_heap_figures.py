@@ -188,10 +188,12 @@ def _fig6(runs, out_dir, values) -> str:
     from matplotlib.collections import LineCollection
     from matplotlib.patches import Circle
 
-    fig, axes = figure(2, 1, figsize=(9, 6.4))
     discs, nf = runs["discs"], runs["n_fixed"]
+    keys = (("exact", 5e-6), ("cundall-strack", 1e-5))
     W = 2 * values["radius"] * values["width"]
-    for ax, key in zip(axes[:, 0], (("exact", 5e-6), ("cundall-strack", 1e-5))):
+    top = max(float(np.max(runs[k].X[:, 1] + discs.radius)) for k in keys) + values["radius"]
+    fig, axes = figure(2, 1, figsize=(9, 2 * 8 * (top + values["radius"]) / W + 1.6), sharex=True)
+    for ax, key in zip(axes[:, 0], keys):
         run = runs[key]
         X, c = run.X, run.contacts
         for i in range(X.shape[0]):
@@ -202,7 +204,7 @@ def _fig6(runs, out_dir, values) -> str:
         col = ["tab:red" if c["stuck"][s] else "tab:blue" for s in act]
         ax.add_collection(LineCollection(seg, linewidths=0.3 + 3 * c["F_n"][act] / fmax, colors=col))
         ax.set_xlim(-W / 2, W / 2)
-        ax.set_ylim(-values["radius"], float(np.max(X[:, 1] + discs.radius)) + values["radius"])
+        ax.set_ylim(-values["radius"], top)
         ax.set_aspect("equal")
         ax.set_title(f"{label(*key)}: end of the observation (lines: contact forces between discs, "
                      "width ~ F_n" + ("; red: stuck, blue: slipping" if key[0] == "exact" else "") + ")", fontsize=8)
