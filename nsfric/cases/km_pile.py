@@ -25,11 +25,9 @@ samples: the constraints' residual) and ``max_stuck_ratio`` (the largest
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from ..solvers.base import Problem, check_span
+from ..solvers.base import check_span
 from ..solvers.pile import PileSolver
 from ..solvers.pile_dae import PileIDA
 from ..symbolic.pile import STICK, DiscPile
@@ -56,17 +54,8 @@ class KMPile(Case):
     def build(self, law: str):
         return DiscPile()
 
-    def bind(self, law: str | None = None, params: dict | None = None) -> dict:
-        return self.model(law).bind(params)
-
-    def problem(self, law=None, params=None, t_end=None) -> Problem:
-        law = self.check_law(law)
-        values = self.bind(law, params)
-        model = self.model(law)
-        t_end = self.t_end if t_end is None else float(t_end)
-        if not (math.isfinite(t_end) and t_end > 0):
-            raise ValueError(f"t_end must be finite and > 0, got {t_end:g}")
-        return Problem(model, values, model.initial_state(values), (0.0, t_end), self.name, law, False)
+    def y0(self, law, values: dict) -> np.ndarray:
+        return self.model(law).initial_state(values)
 
     def reference_solution(self, law=None, solver="events", params=None, t_end=None, t_eval=None,
                            samples=401, **options):

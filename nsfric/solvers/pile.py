@@ -222,7 +222,26 @@ class _Piecewise:
         return out
 
 
-class PileSolver:
+class PileOptions:
+    """Tolerances and mode-loop options shared by the pile's solvers."""
+
+    name = "pile"
+
+    def __init__(self, rtol, atol, loop: dict):
+        self.rtol, self.atol = float(rtol), float(atol)
+        if not (self.rtol > 0 and self.atol > 0):
+            raise ValueError(f"rtol and atol must be > 0, got {rtol!r}, {atol!r}")
+        self.loop = loop_options(*(loop.pop(k, None) for k in ("max_events", "zeno_window", "max_seconds")))
+        if loop:
+            raise ValueError(f"unknown option(s) {sorted(loop)} for solver {self.name!r}")
+
+    def start(self, model, values, t_span):
+        """The shared :class:`PileLogic` and :class:`~nsfric.solvers.loop.ModeLoop` of a run."""
+        logic = PileLogic(model, values)
+        return logic, ModeLoop(logic, t_span, label=self.name, **self.loop)
+
+
+class PileSolver(PileOptions):
     """Event-driven exact reference for the pile (see the module docstring).
 
     Options: ``rtol`` (default 1e-12), ``atol`` (default 1e-15), ``checks`` (guard
@@ -232,16 +251,13 @@ class PileSolver:
     name = "pile-events"
 
     def __init__(self, rtol=1e-12, atol=1e-15, checks=4, **loop):
-        self.rtol, self.atol, self.checks = float(rtol), float(atol), int(checks)
-        if not (self.rtol > 0 and self.atol > 0 and self.checks >= 1):
-            raise ValueError(f"rtol and atol must be > 0 and checks >= 1, got {rtol!r}, {atol!r}, {checks!r}")
-        self.loop = loop_options(*(loop.pop(k, None) for k in ("max_events", "zeno_window", "max_seconds")))
-        if loop:
-            raise ValueError(f"unknown option(s) {sorted(loop)} for solver {self.name!r}")
+        super().__init__(rtol, atol, loop)
+        if not (isinstance(checks, int) and checks >= 1):
+            raise ValueError(f"checks must be an integer >= 1, got {checks!r}")
+        self.checks = checks
 
     def solve(self, model, values, y0, t_span, t_eval) -> Solution:
-        logic = PileLogic(model, values)
-        loop = ModeLoop(logic, t_span, label=self.name, **self.loop)
+        logic, loop = self.start(model, values, t_span)
         stats = {"nfev": 0, "njev": 0, "nsteps": 0, "nroots": 0}
         t_end = float(t_span[1])
 

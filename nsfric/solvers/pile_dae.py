@@ -24,8 +24,7 @@ import numpy as np
 from ..solution import Solution
 from ..symbolic.pile import contact_quantities, free_force, mode_arrays
 from .dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr
-from .loop import ModeLoop, loop_options
-from .pile import PileLogic
+from .pile import PileOptions
 
 
 def _problem(logic, loop, mode, t0, y0):
@@ -77,7 +76,7 @@ def _problem(logic, loop, mode, t0, y0):
     return prob
 
 
-class PileIDA:
+class PileIDA(PileOptions):
     """IDA (variable-order BDF) on the pile's DAE (see the module docstring).
 
     Options: ``rtol`` (default 1e-11), ``atol`` (default 1e-13), ``maxord`` (default 5)
@@ -87,16 +86,13 @@ class PileIDA:
     name = "pile-ida"
 
     def __init__(self, rtol=1e-11, atol=1e-13, maxord=5, **loop):
-        self.rtol, self.atol, self.maxord = float(rtol), float(atol), int(maxord)
-        if not (self.rtol > 0 and self.atol > 0 and 1 <= self.maxord <= 5):
-            raise ValueError(f"rtol and atol must be > 0 and maxord in [1, 5], got {rtol!r}, {atol!r}, {maxord!r}")
-        self.loop = loop_options(*(loop.pop(k, None) for k in ("max_events", "zeno_window", "max_seconds")))
-        if loop:
-            raise ValueError(f"unknown option(s) {sorted(loop)} for solver {self.name!r}")
+        super().__init__(rtol, atol, loop)
+        if maxord not in (1, 2, 3, 4, 5):
+            raise ValueError(f"maxord must be an integer in [1, 5], got {maxord!r}")
+        self.maxord = int(maxord)
 
     def solve(self, model, values, y0, t_span, t_eval) -> Solution:
-        logic = PileLogic(model, values)
-        loop = ModeLoop(logic, t_span, label=self.name, **self.loop)
+        logic, loop = self.start(model, values, t_span)
         mode, ys = loop.start(np.asarray(y0, dtype=float))
         prob = _problem(logic, loop, mode, float(t_span[0]), ys)
         solver = _assimulo_solvers().IDA(prob)
