@@ -137,3 +137,17 @@ def test_stick_needs_to_lie_strictly_inside_the_cone(runs):
     assert np.all(g[[K + k for k in stuck]] > 0)
     ok = PileLogic(sol.model, {**sol.params, "mu": mu_needed * 1.01})
     assert ok.decide(y, mode, [K + i])[i] == "s"
+
+
+def test_dependent_stuck_contacts_are_named():
+    """A contact listed twice is a dependent pair (singular J_S M^-1 J_S^T): both are named
+    (the field then takes the minimum-norm least-squares forces); independent contacts
+    give none."""
+    from nsfric.symbolic.pile import dependent_contacts, mass_vector
+
+    model = DiscPile()
+    values = model.bind({})
+    p, Minv = model.param_vector(values), 1.0 / mass_vector(model, values)
+    y = model.initial_state(values)
+    assert dependent_contacts(model, y, p, Minv, [0, 1, 4]) == []
+    assert dependent_contacts(model, y, p, Minv, [0, 4, 0]) == [0, 0]
