@@ -6,5 +6,6 @@ from . import kuhn_contact  # noqa: F401,E402  (register)
 from . import column_detachment  # noqa: F401,E402  (register)
 from . import oblique_impact  # noqa: F401,E402  (register)
 from . import km_heap  # noqa: F401,E402  (register)
+from . import km_pile  # noqa: F401,E402  (register)
 
 __all__ = ["CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep"]

@@ -36,7 +36,12 @@ NAMES = {'version': '0.1.0',
                                        'd-sds',
                                        'c-sds',
                                        'cundall-strack/kuwabara-kono'],
-                              'reference': 'Schäfer, Dippel & Wolf (1996) §3, eqs 13-24, Figs 3-6'}},
+                              'reference': 'Schäfer, Dippel & Wolf (1996) §3, eqs 13-24, Figs 3-6'},
+           'km-heap': {'laws': ['exact', 'cundall-strack'],
+                       'reference': 'Krengel & Matuttis §5, eqs 18-22, Table 1, Figs 6-7'},
+           'km-pile': {'laws': ['coulomb'],
+                       'reference': 'Krengel & Matuttis (2016) §3 (exact static friction, several contacts); '
+                                    'Schäfer et al. eq 2'}},
  'laws': {'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
           'd-sds': 'Führer, Brendel & Wolf (2024) eqs 1-3, 18-20',
           'cundall-strack': 'Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); Schäfer, Dippel & Wolf '

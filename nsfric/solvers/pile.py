@@ -1,0 +1,308 @@
+"""Exact event-driven reference for a pile with exact static friction at every contact
+(:class:`~nsfric.symbolic.pile.DiscPile`, case ``km-pile``).
+
+A mode gives each contact one character: ``o`` open, ``s`` stuck, ``+``/``-`` sliding
+(:func:`~nsfric.symbolic.pile.field`: the stuck contacts' forces from one linear system
+per evaluation).  :class:`PileLogic` holds what the event-driven solver here and the DAE
+solver (:mod:`nsfric.solvers.pile_dae`) share:
+
+**Guards** (positive inside the mode, an event where one reaches zero from above):
+closed contact ``F_n`` (opens where the repulsive force vanishes); open contact
+``-min(xi, F_n)`` (closes where both the overlap and the force turn positive); sliding
+``sign * v_t`` (the relative velocity reaches zero); stuck ``mu F_n - |lam|`` (the force
+reaches the Coulomb bound).  A guard that starts a mode at zero (a contact that has
+just opened or begun to slide) is armed once it has turned positive.
+
+**Decision** (:meth:`PileLogic.decide`, a complementarity test by enumeration): the
+contacts whose normal guard fired open or close; a closing contact slides with the
+sign of its ``v_t``.  Every closed contact with ``v_t = 0`` (stuck, or its sliding
+guard fired) is undecided; over all ``3^k`` assignments of ``stick``, ``+``, ``-`` to
+the ``k`` undecided contacts, an assignment is consistent when every stuck contact
+has ``|lam| <= mu F_n`` and every sliding one accelerates in its sliding direction
+(``s dv_t/dt > 0``).  A contact whose stick guard fired must slide (``s = -sign lam``:
+it has reached the bound and the trend crosses it).  Among the consistent assignments
+the one with the most stuck contacts is taken, then the one closest to the old mode;
+none consistent is a :class:`~nsfric.errors.ZenoError` (a Painlevé-type paradox).  The
+state is then projected onto ``J_S v = 0`` (the ``M``-orthogonal projection: the
+exact solution has ``v_t = 0`` there; the projection removes the event location's
+rounding).
+
+:class:`PileSolver` integrates a mode with scipy's DOP853 stepper and checks the guards
+on each step's dense output (``checks`` points per step); a sign change is located by
+Brent's method on the dense output.  The mode bookkeeping is the shared
+:class:`~nsfric.solvers.loop.ModeLoop`.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from scipy.integrate import DOP853
+from scipy.optimize import brentq
+
+from ..errors import ZenoError
+from ..solution import Event, Segment, Solution
+from ..symbolic.pile import (OPEN, SLIP_MINUS, SLIP_PLUS, SLIP_SIGN, STICK, dependent_contacts, field, gravity_vector,
+                             mass_vector, mode_arrays)
+from .loop import ModeLoop, loop_options
+
+#: relative tolerance of the consistency tests
+CONSISTENT = 1e-9
+
+
+class PileLogic:
+    """Guards, decisions and projections of :class:`~nsfric.symbolic.pile.DiscPile` at
+    parameter ``values`` (see the module docstring)."""
+
+    def __init__(self, model, values: dict):
+        self.model, self.values = model, dict(values)
+        self.p = model.param_vector(values)
+        self.Minv = 1.0 / mass_vector(model, values)
+        self.gravity = gravity_vector(model, values)
+        self.mu = float(values["mu"])
+        self.K = model.K
+        self.counts = {}
+        #: modes whose stuck contacts are dependent (least-squares forces), with those contacts
+        self.dependent = {}
+
+    def field(self, y, mode):
+        """``(dy/dt, lam, F_t, c)`` of ``mode`` at ``y``."""
+        return field(self.model, y, self.p, self.Minv, self.gravity, mode, self.mu, mode in self.dependent)
+
+    def rhs(self, y, mode):
+        return self.field(y, mode)[0]
+
+    def guards(self, y, mode, lam=None):
+        """The ``2 K`` guards: normal ones, then tangential ones (``1`` where inactive);
+        ``lam`` (the stuck forces) is taken from the field unless given (the DAE's own)."""
+        dy, lam_f, _, c = self.field(y, mode)
+        lam = lam_f if lam is None else lam
+        F_n, xi, v_t = c["F_n"], c["xi"], c["v_t"]
+        g = np.ones(2 * self.K)
+        for i, ch in enumerate(mode):
+            if ch == OPEN:
+                g[i] = -min(xi[i], F_n[i])
+                continue
+            g[i] = F_n[i]
+            if ch == STICK:
+                g[self.K + i] = self.mu * F_n[i] - abs(lam[i])
+            else:
+                g[self.K + i] = SLIP_SIGN[ch] * v_t[i]
+        return g
+
+    # -- decisions ----------------------------------------------------------------------------
+    def consistent(self, y, mode, undecided):
+        """``(ok, lam, dv_t)`` of ``mode`` at ``y``: the stick and slip conditions on the
+        contacts ``undecided`` -- stuck strictly inside the bound (``|lam| < mu F_n``, by
+        a relative margin :data:`CONSISTENT`, so that its guard starts positive), sliding
+        with ``s dv_t/dt >= 0`` up to that margin (at the bound, where sliding starts with
+        ``dv_t/dt = 0``, both hold; preferring the most stuck contacts decides)."""
+        self.check_dependent(y, mode)
+        dy, lam, _, c = self.field(y, mode)
+        dvt = c["J_t"] @ dy[self.model.n:] + c["c_t"]
+        scale = self.mu * max(float(np.max(c["F_n"])), 1e-300)
+        ascale = max(float(np.max(np.abs(dvt))), self.values["g"])
+        ok = True
+        for i in undecided:
+            if mode[i] == STICK:
+                ok &= abs(lam[i]) < self.mu * c["F_n"][i] - CONSISTENT * scale
+            else:
+                ok &= SLIP_SIGN[mode[i]] * dvt[i] >= -CONSISTENT * ascale
+        return bool(ok), lam, dvt
+
+    def check_dependent(self, y, mode):
+        """Record (in :attr:`dependent`) whether ``mode``'s stuck contacts are dependent at
+        ``y``; checked at every decision, where a mode is entered."""
+        dep = dependent_contacts(self.model, y, self.p, self.Minv, mode_arrays(mode)[2])
+        if dep:
+            self.dependent[mode] = dep
+        else:
+            self.dependent.pop(mode, None)
+
+    def decide(self, y, mode, fired):
+        """The mode after the guards ``fired`` (indices into :meth:`guards`) at ``y``."""
+        K = self.K
+        _, lam, _, c = self.field(y, mode)
+        new = list(mode)
+        for i in fired:
+            if i < K:
+                new[i] = OPEN if mode[i] != OPEN else (SLIP_PLUS if c["v_t"][i] >= 0 else SLIP_MINUS)
+        forced = {i - K: (SLIP_PLUS if lam[i - K] < 0 else SLIP_MINUS)
+                  for i in fired if i >= K and mode[i - K] == STICK and new[i - K] != OPEN}
+        vscale = max(float(np.max(np.abs(c["v_t"]))), 1e-300)
+        undecided = [i for i in range(K) if new[i] != OPEN and
+                     (new[i] == STICK or (i + K) in fired or (mode[i] == OPEN and abs(c["v_t"][i]) <= 1e-12 * vscale))]
+        best = None
+        for combo in itertools.product((STICK, SLIP_PLUS, SLIP_MINUS), repeat=len(undecided)):
+            trial = list(new)
+            for i, ch in zip(undecided, combo):
+                trial[i] = forced.get(i, ch) if ch == STICK else ch
+            trial = "".join(trial)
+            if any(trial[i] == STICK for i in forced):
+                continue
+            ok, _, _ = self.consistent(y, trial, undecided)
+            if ok:
+                key = (-trial.count(STICK), sum(a != b for a, b in zip(trial, mode)))
+                if best is None or key < best[0]:
+                    best = (key, trial)
+        if best is None:
+            if undecided:
+                raise ZenoError(f"km-pile: no consistent stick/slip assignment of the contacts "
+                                f"{[self.model.contacts[i] for i in undecided]} from mode {mode!r} "
+                                "(a Painleve-type paradox)")
+            return "".join(new)
+        return best[1]
+
+    def project(self, y, mode):
+        """``y`` with its velocities projected ``M``-orthogonally onto ``J_S v = 0``."""
+        S = [i for i, ch in enumerate(mode) if ch == STICK]
+        if not S:
+            return y
+        n = self.model.n
+        J = self.field(y, mode)[3]["J_t"][S]
+        v = y[n:]
+        A = (J * self.Minv) @ J.T
+        mult = np.linalg.lstsq(A, J @ v, rcond=1e-12)[0]
+        return np.concatenate([y[:n], v - self.Minv * (J.T @ mult)])
+
+    # -- the ModeLoop interface -----------------------------------------------------------
+    def start(self, t0, y0):
+        y = np.asarray(y0, dtype=float)
+        c = self.field(y, OPEN * self.K)[3]
+        if np.any((c["xi"] >= 0) & (c["F_n"] >= 0)):
+            raise ValueError("km-pile starts with every contact open: raise h_1, h_3 or s_w above 0")
+        return OPEN * self.K, y, [], None
+
+    def switch(self, t, y, mode, fired):
+        new = self.decide(y, mode, fired)
+        if new == mode:
+            return mode, y, None
+        self.check_dependent(y, new)
+        y = self.project(y, new)
+        kind = _kind(mode, new)
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        return new, y, Event(float(t), kind, mode, new, tuple(y))
+
+
+def _kind(old, new):
+    """Event kind: ``contact-begin``/``contact-end``, ``stick``, ``slip``, or ``switch``
+    when several kinds happen at once."""
+    kinds = set()
+    for a, b in zip(old, new):
+        if a == b:
+            continue
+        if OPEN in (a, b):
+            kinds.add("contact-begin" if a == OPEN else "contact-end")
+        elif b == STICK:
+            kinds.add("stick")
+        elif a == STICK:
+            kinds.add("slip")
+        else:
+            kinds.add("reversal")
+    return kinds.pop() if len(kinds) == 1 else "switch"
+
+
+class _Piecewise:
+    """Dense output of one segment: the steps' interpolants, evaluated at ``tt``."""
+
+    def __init__(self):
+        self.t, self.f = [], []
+
+    def add(self, t1, dense):
+        self.t.append(t1)
+        self.f.append(dense)
+
+    def __call__(self, tt):
+        tt = np.atleast_1d(np.asarray(tt, dtype=float))
+        idx = np.minimum(np.searchsorted(self.t, tt, side="left"), len(self.f) - 1)
+        out = np.empty((len(self.f[0](self.t[0])), len(tt)))
+        for k in np.unique(idx):
+            sel = idx == k
+            out[:, sel] = self.f[k](tt[sel])
+        return out
+
+
+class PileOptions:
+    """Tolerances and mode-loop options shared by the pile's solvers."""
+
+    name = "pile"
+
+    def __init__(self, rtol, atol, loop: dict):
+        self.rtol, self.atol = float(rtol), float(atol)
+        if not (self.rtol > 0 and self.atol > 0):
+            raise ValueError(f"rtol and atol must be > 0, got {rtol!r}, {atol!r}")
+        self.loop = loop_options(*(loop.pop(k, None) for k in ("max_events", "zeno_window", "max_seconds")))
+        if loop:
+            raise ValueError(f"unknown option(s) {sorted(loop)} for solver {self.name!r}")
+
+    def start(self, model, values, t_span):
+        """The shared :class:`PileLogic` and :class:`~nsfric.solvers.loop.ModeLoop` of a run."""
+        logic = PileLogic(model, values)
+        return logic, ModeLoop(logic, t_span, label=self.name, **self.loop)
+
+
+class PileSolver(PileOptions):
+    """Event-driven exact reference for the pile (see the module docstring).
+
+    Options: ``rtol`` (default 1e-12), ``atol`` (default 1e-15), ``checks`` (guard
+    samples per step, default 4) and the mode-loop options.
+    """
+
+    name = "pile-events"
+
+    def __init__(self, rtol=1e-12, atol=1e-15, checks=4, **loop):
+        super().__init__(rtol, atol, loop)
+        if not (isinstance(checks, int) and checks >= 1):
+            raise ValueError(f"checks must be an integer >= 1, got {checks!r}")
+        self.checks = checks
+
+    def solve(self, model, values, y0, t_span, t_eval) -> Solution:
+        logic, loop = self.start(model, values, t_span)
+        stats = {"nfev": 0, "njev": 0, "nsteps": 0, "nroots": 0}
+        t_end = float(t_span[1])
+
+        def segment(mode, t, y):
+            fun = (lambda tt, yy: (stats.__setitem__("nfev", stats["nfev"] + 1), logic.rhs(yy, mode))[1])
+            step = DOP853(fun, t, y, t_end, rtol=self.rtol, atol=self.atol)
+            dense = _Piecewise()
+            g_prev = logic.guards(y, mode)
+            armed = g_prev > 0
+            while step.status == "running":
+                t_a = step.t
+                step.step()
+                stats["nsteps"] += 1
+                d = step.dense_output()
+                dense.add(step.t, d)
+                s_grid = np.linspace(t_a, step.t, self.checks + 1)
+                for s_prev, s in zip(s_grid[:-1], s_grid[1:]):
+                    g = logic.guards(d(s), mode)
+                    hit = np.nonzero(armed & (g <= 0))[0]
+                    if len(hit):
+                        return self._located(logic, mode, d, dense, t, y, s_prev, s, hit, stats)
+                    armed |= g > 0
+            return Segment(mode, t, step.t, dense, y.copy(), step.y.copy()), None
+
+        segments, events = loop.run(np.asarray(y0, dtype=float), segment)
+        stats["nevents"] = len(events)
+        sol = Solution(model, dict(values), self.name, segments, events, stats,
+                       {"rtol": self.rtol, "atol": self.atol, "method": "DOP853 per mode, brentq guards"},
+                       tuple(map(float, t_span)))
+        sol.info["event_counts"] = dict(logic.counts)
+        sol.resample(t_eval)
+        return sol
+
+    @staticmethod
+    def _located(logic, mode, d, dense, t0, y0, a, b, hit, stats):
+        """The segment up to the first guard root in ``[a, b]`` and the guards firing there."""
+        roots = {}
+        for i in hit:
+            gi = (lambda s, i=i: logic.guards(d(s), mode)[i])
+            roots[int(i)] = brentq(gi, a, b, xtol=1e-300, rtol=4 * np.finfo(float).eps) \
+                if gi(a) > 0 else a
+            stats["nroots"] += 1
+        t1 = min(roots.values())
+        tol = 1e-12 * max(1.0, abs(t1))
+        fired = sorted(i for i, r in roots.items() if r - t1 <= tol)
+        y1 = d(t1)
+        seg = Segment(mode, t0, t1, dense, y0.copy(), y1.copy())
+        return seg, fired
