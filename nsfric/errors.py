@@ -13,3 +13,8 @@ class BudgetError(RuntimeError):
 class SolverFailure(RuntimeError):
     """A solver failed (step-size underflow, a library error, a non-finite state); the
     message says what to change."""
+
+
+class WorkerDied(RuntimeError):
+    """A worker process of a local pool died (killed, out of memory) more often than
+    the run retries."""

@@ -32,6 +32,14 @@ def versions() -> dict:
     return out
 
 
+def cache_dir(kind: str) -> str:
+    """The user cache folder of ``kind`` (``kernels``, ``sweep``): ``$NSFRIC_CACHE_DIR/<kind>``,
+    else ``$XDG_CACHE_HOME/nsfric/<kind>``, else ``~/.cache/nsfric/<kind>`` (not created)."""
+    root = os.environ.get("NSFRIC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "nsfric")
+    return os.path.join(root, kind)
+
+
 #: file systems that are not for outputs
 _PSEUDO = ("/proc", "/sys", "/dev")
 NAME_MAX = 255

@@ -144,9 +144,15 @@ def test_parallel_equals_serial_and_errors_at_times():
     kw = dict(dts=[0.1, 0.05], times=[2.0, 5.0])
     a = converge(PLATES, "c-sds", ["heun", "rk4-event"], jobs=1, **kw)
     b = converge(PLATES, "c-sds", ["heun", "rk4-event"], jobs=2, **kw)
-    for ra, rb in zip(a.rows, b.rows):
-        for k in ("error", "error_t=2", "error_t=5", "n_rhs"):
-            assert ra[k] == rb[k]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as ex:  # the sweep's executors: any concurrent.futures.Executor
+        c = converge(PLATES, "c-sds", ["heun", "rk4-event"], executor=ex, **kw)
+    for rows in (b.rows, c.rows):
+        assert [(r["scheme"], r["dt"]) for r in rows] == [(r["scheme"], r["dt"]) for r in a.rows]
+        for ra, rb in zip(a.rows, rows):
+            for k in ("error", "error_t=2", "error_t=5", "n_rhs"):
+                assert ra[k] == rb[k]
     with pytest.raises(ValueError, match="variable"):
         converge(PLATES, "c-sds", ["euler"], variables=["x"])
     with pytest.raises(ValueError, match="dt"):

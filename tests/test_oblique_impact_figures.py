@@ -46,6 +46,31 @@ def test_panels_and_hkk_data_and_plots(tmp_path):
     assert os.path.getsize(F.plot_hkk(hkk, str(tmp_path / "fig5.png"), "psi_f")) > 10000
 
 
+def test_figures_compute_through_sweep_cached_and_in_parallel(tmp_path, monkeypatch):
+    """Figs 3-4 are sweeps: on 2 worker processes the columns equal the single
+    references, point by point; a second run reads every point from the cache (no
+    impact is computed) and gives the same columns."""
+    panels = {"d": ("cundall-strack", "ks_ratio", (2 / 7, 1.0), "Cundall-Strack", None)}
+    monkeypatch.setattr(F, "PSI", np.array([0.5, 3.0]))
+    cold = F.panels_data(CASE, {}, panels, jobs=2, cache_dir=str(tmp_path))
+    for val in (2 / 7, 1.0):
+        label = f"d cundall-strack ks_ratio={val:.4g}"
+        want = [F.impact(CASE, "cundall-strack", {"ks_ratio": val, "psi_i": psi})[0] for psi in (0.5, 3.0)]
+        for q in ("psi_f", "psi_f_over_vnf", "e"):
+            assert list(cold["columns"][f"{q} {label}"]) == [w[q] for w in want]
+
+    def no_impact(*a, **k):
+        raise AssertionError("computed although cached")
+
+    monkeypatch.setattr(F, "impact", no_impact)
+    warm = F.panels_data(CASE, {}, panels, cache_dir=str(tmp_path))
+    assert warm["columns"].keys() == cold["columns"].keys()
+    for k, v in cold["columns"].items():
+        assert np.array_equal(warm["columns"][k], v), k
+    with pytest.raises(AssertionError, match="computed although cached"):  # another parameter: computed
+        F.panels_data(CASE, {"mu": 0.3}, panels, cache_dir=str(tmp_path))
+
+
 def test_run_rejects_unknown_parameters(tmp_path):
     with pytest.raises(ValueError, match="unknown parameter.*nonsense"):
         F.write_all(CASE, str(tmp_path), {"nonsense": 1.0})
@@ -60,4 +85,6 @@ def test_cli_run_param_only_where_the_case_takes_it(tmp_path, capsys):
     assert "takes no --param" in capsys.readouterr().err
     assert main(["run", "oblique-impact", "--param", "nonsense=2", "--out", str(tmp_path / "b")]) != 0
     assert "unknown parameter(s) ['nonsense']" in capsys.readouterr().err
+    assert main(["run", "sliding-plates", "--jobs", "2", "--out", str(tmp_path / "a")]) == 2
+    assert "takes no --jobs" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

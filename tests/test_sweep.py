@@ -2,9 +2,11 @@
 same Dataset on every executor (a real Dask LocalCluster included, with a worker killed
 mid-sweep), the content-hash cache (resume, corrupt entries, --force), the outputs and
 the one-line errors of ``nsfric sweep``."""
+import csv
 import functools
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -166,6 +168,39 @@ def test_a_killed_worker_is_retried_and_the_result_unchanged(client, tmp_path):
     assert list(ds.e_n.values) == [e_n_at({"v_i": v})["e_n"] for v in grid["v_i"]]
 
 
+def kill_worker_once(point, marker, parent):
+    """``e_n_at``, but the first call in a worker process (not in ``parent``) kills it."""
+    if os.getpid() != parent and not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    return e_n_at(point)
+
+
+def kill_worker_always(point, parent):
+    if os.getpid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return e_n_at(point)
+
+
+def test_a_killed_local_worker_is_retried_and_the_result_unchanged(tmp_path):
+    """``jobs``: a worker killed mid-sweep breaks the pool; the unfinished points run on
+    a new one; a worker dying every time stops the sweep after ``retries`` new pools."""
+    from nsfric.errors import WorkerDied
+
+    grid = {"v_i": [0.5, 1.0, 2.0, 4.0, 8.0]}
+    local = nsfric.sweep(e_n_at, grid=grid, observables=["e_n"])
+    marker = str(tmp_path / "killed")
+    seen = []
+    ds = nsfric.sweep(functools.partial(kill_worker_once, marker=marker, parent=os.getpid()), grid=grid,
+                      observables=["e_n"], jobs=2, chunksize=1, progress=lambda done, total: seen.append(done))
+    assert os.path.exists(marker)  # a worker did die
+    xr.testing.assert_equal(ds, local)
+    assert seen == [0, 1, 2, 3, 4, 5]  # every point delivered once
+    with pytest.raises(WorkerDied, match="died 2 times .retries = 1."):
+        nsfric.sweep(functools.partial(kill_worker_always, parent=os.getpid()), grid=grid,
+                     observables=["e_n"], jobs=2, chunksize=1, retries=1)
+
+
 def zeno_above_one(point):
     """A point function whose solver 'fails' above x = 1."""
     if point["x"] > 1:
@@ -292,6 +327,27 @@ def test_cli_sweep_writes_what_the_api_returns(tmp_path, serial, capsys):
     assert "3 points (3 computed" in r.stdout and r.stderr == ""
     assert main(["sweep", *args]) == 0
     assert "(0 computed" in capsys.readouterr().out
+
+
+def test_cli_keep_going_records_failed_points(tmp_path):
+    """A point whose solver fails stops ``nsfric sweep`` (exit 1, one line, nothing
+    written); with ``--keep-going`` it is a row with NaN observables and its reason."""
+    args = ["normal-impact", "--law", "linear-dashpot", "--grid", "v_i=1,1e300", "--observable", "e_n",
+            "--no-estimate", "--cache", str(tmp_path / "cache")]
+    r = _cli(*args, "--out", str(tmp_path / "a"))
+    assert r.returncode == 1 and r.stderr.startswith("nsfric: failed: filippov failed") and r.stderr.count("\n") == 1
+    assert not (tmp_path / "a").exists()
+    r = _cli(*args, "--keep-going", "--out", str(tmp_path / "b"))
+    assert r.returncode == 0, r.stderr
+    # the stopped sweep had cached its good point; the failed one is computed again
+    assert "2 points (1 computed" in r.stdout and "; 1 failed" in r.stdout
+    with open(tmp_path / "b" / "sweep.csv", newline="") as f:
+        good, bad = csv.DictReader(f)
+    want = CASE.reference_solution("linear-dashpot", params={"v_i": 1.0}, samples=2).summary["e_n"]
+    assert float(good["e_n"]) == want and good["failure"] == ""
+    assert bad["e_n"] in ("", "nan") and bad["failure"].startswith("SolverFailure: filippov failed")
+    ds = xr.open_dataset(tmp_path / "b" / "sweep.nc").load()
+    assert np.isnan(float(ds.e_n.sel(v_i=1e300))) and "v_i = 1e+300" in str(ds.failure.sel(v_i=1e300).values)
 
 
 @pytest.mark.parametrize("args,msg", [

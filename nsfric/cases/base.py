@@ -290,7 +290,7 @@ def converge(case, law=None, schemes=("euler",), **options):
         Scheme names.
     **options
         ``dts``, ``variables``, ``times``, ``t_end``, ``params``, ``reference``,
-        ``fit_range``, ``tol``, ``jobs``, ``progress`` (see
+        ``fit_range``, ``tol``, ``jobs``, ``executor``, ``progress`` (see
         :func:`nsfric.study.convergence.converge`).
 
     Returns

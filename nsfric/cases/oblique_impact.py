@@ -195,9 +195,11 @@ class ObliqueImpact(Case):
                 "e": float(np.sqrt(f["E"] / (0.5 * m_eff * (v_i ** 2 + vs_i ** 2)))),
                 "e_n": -f["v_n"] / v_i, "t_n": float(t_n)}
 
-    def run(self, out_dir: str, progress=None, params=None) -> dict:
+    def run(self, out_dir: str, progress=None, params=None, jobs=1, cache_dir=None) -> dict:
         """Figures 3-6 and 8 with their CSVs and sidecars
-        (:mod:`nsfric.cases.oblique_impact_figures`); ``params`` override the defaults."""
+        (:mod:`nsfric.cases.oblique_impact_figures`); ``params`` override the defaults.
+        The impacts are parameter sweeps (:func:`nsfric.sweep`) on ``jobs`` local
+        processes, their points cached in ``cache_dir`` (default: none)."""
         from .oblique_impact_figures import write_all
 
-        return {"written": write_all(self, out_dir, params or {}, progress)}
+        return {"written": write_all(self, out_dir, params or {}, progress, jobs=jobs, cache_dir=cache_dir)}

@@ -24,6 +24,8 @@ import numpy as np
 
 from ..io import versions, write_csv_with_sidecar
 from ..plotting import figure, save
+from ..study.cache import content_key, model_hash
+from ..study.sweep import sweep
 
 #: psi_i grid of the curves (the paper's Fig 3 spans 0-6)
 PSI = np.linspace(0.1, 5.0, 30)
@@ -65,21 +67,71 @@ def impact(case, law, params, solvers=("filippov", "ida"), **options):
     return {}, "; ".join(errors)
 
 
-def sweep(case, law, psis, params, progress=None, **options) -> dict:
-    """``psi_f``, ``e``, ``e_s``, ``e_n``, ``t_n`` over ``psis``; failures as NaN with notes."""
-    keys = ("psi_f", "psi_f_over_vnf", "e", "e_s", "e_n", "t_n")
-    out = {k: np.full(len(psis), np.nan) for k in keys}
-    notes = []
-    for i, psi in enumerate(psis):
-        obs, how = impact(case, law, {**params, "psi_i": float(psi)}, **options)
-        for k in keys:
-            out[k][i] = obs.get(k, np.nan)
-        if how not in ("filippov",):
-            notes.append(f"psi_i = {psi:g}: {how}")
-    if progress:
-        progress(f"{case.name}: {law} {params}")
-    out["notes"] = notes
-    return out
+# -- the points of the figures: picklable point functions of nsfric.sweep -----------------------
+#: the observables of an impact point
+KEYS = ("psi_f", "psi_f_over_vnf", "e", "e_s", "e_n", "t_n")
+
+
+class ImpactPoint:
+    """One impact of Figs 3-4 at a sweep point (``psi_i`` and the varied parameter): the
+    observables :data:`KEYS` (NaN where every solver failed) and ``how``, the solver that
+    gave them or the errors (:func:`impact`).  Picklable: the case travels by name."""
+
+    def __init__(self, case, law, params=None, **options):
+        self.case, self.law, self.params, self.options = case, law, dict(params or {}), options
+
+    @property
+    def cache_token(self) -> str:
+        """Changes with the model's content, the fixed parameters and the options."""
+        return content_key({"case": self.case.name, "law": self.law, "model": model_hash(self.case.model(self.law)),
+                            "params": self.params, "options": self.options})
+
+    def values(self, point: dict) -> dict:
+        return {**self.params, **point}
+
+    def __call__(self, point: dict) -> dict:
+        obs, how = impact(self.case, self.law, self.values(point), **self.options)
+        out = {**{k: obs.get(k, np.nan) for k in KEYS}, "how": how}
+        return out if obs else {**out, "failure": how}  # NaN, and not cached
+
+
+class HKKPoint(ImpactPoint):
+    """An impact of Figs 5-6 at ``(v_rel, psi_i)``: ``v_n = v_rel cos(theta)``."""
+
+    def values(self, point: dict) -> dict:
+        psi = point["psi_i"]
+        return {**self.params, "psi_i": psi, "v_n": point["v_rel"] / np.sqrt(1 + psi ** 2)}
+
+
+class BrakePoint(ImpactPoint):
+    """A point of Fig 8 at ``(t_n, v_i)``: ``-Delta v_x/v^i`` at ``theta = 87.4 deg`` with
+    ``k_n`` and ``gamma_n`` of the defaults divided by ``(t_n/1e-5)^2`` and ``t_n/1e-5``
+    (:func:`brake_data`); ``how``: ``filippov``, or the error's type."""
+
+    def values(self, point: dict) -> dict:
+        base, scale = self.case.bind(self.law, self.params), point["t_n"] / 1e-5
+        return {**self.params, "k_n": base["k_n"] / scale ** 2, "gamma_n": base["gamma_n"] / scale,
+                "psi_i": float(np.tan(np.radians(THETA_BF))), "v_n": point["v_i"] * np.cos(np.radians(THETA_BF))}
+
+    def __call__(self, point: dict) -> dict:
+        q, v = self.values(point), point["v_i"]
+        try:
+            sol = self.case.reference_solution(self.law, params=q)
+            end = [e for e in sol.events if e.kind == "contact-end"][0]
+        except Exception as e:  # noqa: BLE001 - recorded
+            return {"ratio": np.nan, "how": type(e).__name__, "failure": type(e).__name__}
+        s = dict(zip(sol.model.state_names, end.y))
+        dv_f = np.array([s["vx_2"] - s["vx_1"], s["vy_2"] - s["vy_1"]])
+        dv_i = np.array([-q["v_n"], q["psi_i"] * q["v_n"]])
+        return {"ratio": -float((dv_f - dv_i) @ dv_i) / (v * v), "how": "filippov"}
+
+
+def _sweep(point, grid, observables, sweep_options) -> tuple:
+    """``sweep`` of ``point`` over ``grid`` (one task per point unless ``chunksize`` is
+    given); the Dataset and its wall time."""
+    t0 = time.perf_counter()
+    ds = sweep(point, grid=grid, observables=list(observables), **{"chunksize": 1, **sweep_options})
+    return ds, time.perf_counter() - t0
 
 
 def _known(case, law, params):
@@ -87,51 +139,58 @@ def _known(case, law, params):
     return {k: v for k, v in params.items() if k in names}
 
 
-def panels_data(case, params=None, panels=PANELS, progress=None) -> dict:
+def panels_data(case, params=None, panels=PANELS, progress=None, **sweep_options) -> dict:
     """Columns of Figs 3-4: per panel and parameter value, ``psi_i``, ``sin_theta``,
-    ``psi_f``, ``e``; and the notes (failed points) and wall times."""
+    ``psi_f``, ``e``; and the notes (failed points) and wall times.
+
+    One :func:`~nsfric.study.sweep.sweep` per panel over (varied parameter x ``psi_i``),
+    or per curve where the panel's curves have their own ``psi_i`` grids
+    (``sweep_options``: ``jobs``, ``executor``, ``cache_dir``, ... go to it)."""
     cols, notes, wall = {}, {}, {}
     for key, (law, name, values, _, grids) in panels.items():
-        for j, val in enumerate(values):
-            psis = PSI if grids is None else grids[j]
-            label = f"{key} {law} {name}={val:.4g}"
-            t0 = time.perf_counter()
-            opts = {"max_events": 100000} if law == "saw-tooth" else {}
-            res = sweep(case, law, psis, {**_known(case, law, params or {}), name: val}, progress, **opts)
-            wall[label] = time.perf_counter() - t0
-            cols[f"psi_i {label}"] = psis
-            cols[f"sin_theta {label}"] = psis / np.sqrt(1 + psis ** 2)
-            for q in ("psi_f", "psi_f_over_vnf", "e"):
-                cols[f"{q} {label}"] = res[q]
-            if res["notes"]:
-                notes[label] = res["notes"]
+        opts = {"max_events": 100000} if law == "saw-tooth" else {}
+        point = ImpactPoint(case, law, _known(case, law, params or {}), **opts)
+        runs = [(list(values), PSI)] if grids is None else [([v], g) for v, g in zip(values, grids)]
+        for vals, psis in runs:
+            ds, seconds = _sweep(point, {name: vals, "psi_i": psis}, KEYS, sweep_options)
+            wall[f"{key} {law} {name}={','.join(f'{v:.4g}' for v in vals)}"] = seconds
+            for j, val in enumerate(vals):
+                label = f"{key} {law} {name}={val:.4g}"
+                cols[f"psi_i {label}"] = np.asarray(psis, dtype=float)
+                cols[f"sin_theta {label}"] = cols[f"psi_i {label}"] / np.sqrt(1 + cols[f"psi_i {label}"] ** 2)
+                for q in ("psi_f", "psi_f_over_vnf", "e"):
+                    cols[f"{q} {label}"] = ds[q].values[j]
+                failed = [f"psi_i = {psi:g}: {how}" for psi, how in zip(psis, ds["how"].values[j])
+                          if how != "filippov"]
+                if failed:
+                    notes[label] = failed
+                if progress:
+                    progress(f"{case.name}: {law} {point.values({name: val})}")
     return {"columns": cols, "notes": notes, "wall_seconds": wall}
 
 
-def hkk_data(case, params=None, progress=None, psis=PSI) -> dict:
+def hkk_data(case, params=None, progress=None, psis=PSI, **sweep_options) -> dict:
     """Columns of Figs 5-6: Kuwabara-Kono normal force with Cundall-Strack
-    (``k_s = 9.43e4 N/m``) at the relative speeds :data:`V_REL`."""
+    (``k_s = 9.43e4 N/m``) at the relative speeds :data:`V_REL`: one sweep over
+    ``v_rel`` x ``psi_i``."""
     law = "cundall-strack/kuwabara-kono"
-    cols, notes, wall = {}, {}, {}
-    for v in V_REL:
+    ds, seconds = _sweep(HKKPoint(case, law, _known(case, law, params or {})),
+                         {"v_rel": list(V_REL), "psi_i": psis}, ("psi_f", "e"), sweep_options)
+    cols, notes = {}, {}
+    for j, v in enumerate(V_REL):
         label = f"v_rel={v:g}"
-        t0 = time.perf_counter()
-        psi_f, e = np.full(len(psis), np.nan), np.full(len(psis), np.nan)
-        for i, psi in enumerate(psis):
-            p = {**_known(case, law, params or {}), "psi_i": float(psi), "v_n": v / np.sqrt(1 + psi ** 2)}
-            obs, how = impact(case, law, p)
-            psi_f[i], e[i] = obs.get("psi_f", np.nan), obs.get("e", np.nan)
-            if how != "filippov":
-                notes.setdefault(label, []).append(f"psi_i = {psi:g}: {how}")
-        if progress:
-            progress(f"{case.name}: {law} {label}")
-        wall[label] = time.perf_counter() - t0
+        failed = [f"psi_i = {psi:g}: {how}" for psi, how in zip(psis, ds["how"].values[j]) if how != "filippov"]
+        if failed:
+            notes[label] = failed
+        psis = np.asarray(psis, dtype=float)
         cols[f"psi_i {label}"], cols[f"sin_theta {label}"] = psis, psis / np.sqrt(1 + psis ** 2)
-        cols[f"psi_f {label}"], cols[f"e {label}"] = psi_f, e
-    return {"columns": cols, "notes": notes, "wall_seconds": wall}
+        cols[f"psi_f {label}"], cols[f"e {label}"] = ds["psi_f"].values[j], ds["e"].values[j]
+    if progress:
+        progress(f"{case.name}: {law}")
+    return {"columns": cols, "notes": notes, "wall_seconds": {"v_rel x psi_i": seconds}}
 
 
-def brake_data(case, params=None, speeds=V_BF, progress=None) -> dict:
+def brake_data(case, params=None, speeds=V_BF, progress=None, **sweep_options) -> dict:
     """Fig 8 (brake failure, Schäfer et al. §4): ``-Delta v_x/v^i`` against ``v^i`` at
     ``theta = 87.4 deg`` (Coulomb friction, eq 13) for ``t_n = 1e-5 s`` and ``1e-4 s``
     (``k_n`` divided by 100 and ``gamma_n`` by 10: the same ``e_n``).  ``x`` is the
@@ -139,34 +198,26 @@ def brake_data(case, params=None, speeds=V_BF, progress=None) -> dict:
     read off each curve: the speed where ``-Delta v_x/v^i`` has fallen to half its
     low-speed plateau (hard-sphere regime, ``Delta v_x ~ v^i``), interpolated in log-log
     (:func:`half_plateau_speed`; with the dashpot's velocity-proportional force the
-    high-speed branch is not a clean ``1/v^i``, so no asymptote is fitted)."""
+    high-speed branch is not a clean ``1/v^i``, so no asymptote is fitted).  One sweep
+    over ``t_n`` x ``v^i`` (:class:`BrakePoint`)."""
     from ..symbolic import impact_laws as IL
 
-    law, psi = "coulomb", float(np.tan(np.radians(THETA_BF)))
-    base = case.bind(law, _known(case, law, params or {}))
-    cols, read, eq25, notes = {"v_i": np.asarray(speeds, dtype=float)}, {}, {}, {}
-    for t_n in T_N_BF:
-        scale = t_n / 1e-5
-        p = {**_known(case, law, params or {}), "k_n": base["k_n"] / scale ** 2, "gamma_n": base["gamma_n"] / scale,
-             "psi_i": psi}
-        ratio = np.full(len(speeds), np.nan)
-        for i, v in enumerate(speeds):
-            q = {**p, "v_n": v * np.cos(np.radians(THETA_BF))}
-            try:
-                sol = case.reference_solution(law, params=q)
-                end = [e for e in sol.events if e.kind == "contact-end"][0]
-            except Exception as e:  # noqa: BLE001 - recorded
-                notes.setdefault(f"t_n={t_n:g}", []).append(f"v_i = {v:g}: {type(e).__name__}")
-                continue
-            s = dict(zip(sol.model.state_names, end.y))
-            dv_f = np.array([s["vx_2"] - s["vx_1"], s["vy_2"] - s["vy_1"]])
-            dv_i = np.array([-q["v_n"], q["psi_i"] * q["v_n"]])
-            ratio[i] = -float((dv_f - dv_i) @ dv_i) / (v * v)
+    law = "coulomb"
+    point = BrakePoint(case, law, _known(case, law, params or {}))
+    speeds = np.asarray(speeds, dtype=float)
+    ds, _ = _sweep(point, {"t_n": list(T_N_BF), "v_i": speeds}, ("ratio",), sweep_options)
+    base = case.bind(law, point.params)
+    cols, read, eq25, notes = {"v_i": speeds}, {}, {}, {}
+    for j, t_n in enumerate(T_N_BF):
+        failed = [f"v_i = {v:g}: {how}" for v, how in zip(speeds, ds["how"].values[j]) if how != "filippov"]
+        if failed:
+            notes[f"t_n={t_n:g}"] = failed
+        ratio = ds["ratio"].values[j]
         if progress:
             progress(f"{case.name}: Fig 8, t_n = {t_n:g} s")
         cols[f"-dv_x/v_i t_n={t_n:g}"] = ratio
         read[f"{t_n:g}"] = half_plateau_speed(speeds, ratio)
-        vals = {IL.R: base["R_1"], IL.vartheta: np.radians(THETA_BF), IL.k_n: p["k_n"],
+        vals = {IL.R: base["R_1"], IL.vartheta: np.radians(THETA_BF), IL.k_n: point.values({"t_n": t_n, "v_i": 1.0})["k_n"],
                 IL.m_eff: base["m_1"] * base["m_2"] / (base["m_1"] + base["m_2"])}
         eq25[f"{t_n:g}"] = float(IL.brake_failure_velocity().subs(vals))
     return {"columns": cols, "v_bf_read": read, "v_bf_eq25": eq25, "notes": notes}
@@ -263,8 +314,10 @@ def _write(case, out_dir, stem, cols, meta, params):
     return [csv, side]
 
 
-def write_all(case, out_dir, params=None, progress=None) -> list:
-    """Write Figs 3-6 (PNG, CSV and sidecar each); return the paths."""
+def write_all(case, out_dir, params=None, progress=None, **sweep_options) -> list:
+    """Write Figs 3-6 and 8 (PNG, CSV and sidecar each); return the paths.
+
+    ``sweep_options`` (``jobs``, ``executor``, ``cache_dir``, ...) go to every sweep."""
     params = dict(params or {})
     known = set().union(*(case.model(law).param_names for law in case.laws))
     unknown = sorted(set(params) - known - {"psi_i"})
@@ -272,7 +325,7 @@ def write_all(case, out_dir, params=None, progress=None) -> list:
         raise ValueError(f"unknown parameter(s) {unknown or ['psi_i']} for the figures of {case.name!r} "
                          f"(psi_i is their axis); allowed: {', '.join(sorted(known - {'psi_i'}))}")
     written = []
-    data = panels_data(case, params, progress=progress)
+    data = panels_data(case, params, progress=progress, **sweep_options)
     for fig, q in (("fig3", "psi_f"), ("fig4", "e")):
         keep = {k: v for k, v in data["columns"].items() if k.split(" ", 1)[0] in ("psi_i", "sin_theta", q)}
         meta = {"figure": f"Schäfer, Dippel & Wolf (1996) {fig.replace('fig', 'Fig ')}",
@@ -281,7 +334,7 @@ def write_all(case, out_dir, params=None, progress=None) -> list:
                 "failed_points": data["notes"], "wall_seconds": data["wall_seconds"]}
         written += _write(case, out_dir, fig, keep, meta, params)
         written.append(plot_panels(data, os.path.join(out_dir, f"{fig}.png"), q))
-    hkk = hkk_data(case, params, progress)
+    hkk = hkk_data(case, params, progress, **sweep_options)
     for fig, q in (("fig5", "psi_f"), ("fig6", "e")):
         keep = {k: v for k, v in hkk["columns"].items() if k.split(" ", 1)[0] in ("psi_i", "sin_theta", q)}
         meta = {"figure": f"Schäfer, Dippel & Wolf (1996) {fig.replace('fig', 'Fig ')}",
@@ -289,7 +342,7 @@ def write_all(case, out_dir, params=None, progress=None) -> list:
                 "failed_points": hkk["notes"], "wall_seconds": hkk["wall_seconds"]}
         written += _write(case, out_dir, fig, keep, meta, params)
         written.append(plot_hkk(hkk, os.path.join(out_dir, f"{fig}.png"), q))
-    bf = brake_data(case, params, progress=progress)
+    bf = brake_data(case, params, progress=progress, **sweep_options)
     meta = {"figure": "Schäfer, Dippel & Wolf (1996) Fig 8", "law": "coulomb", "theta_deg": THETA_BF,
             "t_n": list(T_N_BF), "v_bf_eq25": bf["v_bf_eq25"], "v_bf_read": bf["v_bf_read"],
             "v_bf_paper": {"1e-05": 35.0, "0.0001": 3.5}, "failed_points": bf["notes"]}

@@ -29,7 +29,9 @@ import numpy as np
 
 from ..io import csv_text, json_text, write_text
 from ..plotting import figure, save
+from ..study.cache import content_key, model_hash
 from ..study.convergence import default_ladder, fit_order
+from ..study.sweep import sweep
 from ..schemes import CORE_SCHEMES, EVENT_SCHEMES
 from .base import converge, simulate
 from ..symbolic.derive import derive, param_vector
@@ -163,9 +165,22 @@ def plot_saturation(sat, res, unit="n.u."):
 
 
 # -- energy created ------------------------------------------------------------------------
-def energy_data(case, v0s=V0S, dt=0.1):
-    rows = []
-    for v0 in v0s:
+class EnergyPoint:
+    """The energy created by the D-SDS at ``v0`` (a point function of :func:`nsfric.sweep`):
+    the jump of ``E_kin + E_el`` across the reset (eq 3) of the exact solution, the
+    largest ``Delta E_kin`` of the Euler runs (D-SDS minus C-SDS, step ``dt``, Fig 2) and
+    ``v0 - F_max/gamma``; until ``t = v0 + 8``.  Picklable: the case travels by name."""
+
+    def __init__(self, case, dt):
+        self.case, self.dt = case, dt
+
+    @property
+    def cache_token(self) -> str:
+        return content_key({"case": self.case.name, "dt": self.dt,
+                            "models": [model_hash(self.case.model(law)) for law in ("d-sds", "c-sds")]})
+
+    def __call__(self, point: dict) -> dict:
+        case, v0, dt = self.case, point["v0"], self.dt
         T = v0 + 8.0
         params = {"v0": v0}
         sol = case.reference_solution("d-sds", solver="analytic", params=params, t_end=T,
@@ -179,9 +194,16 @@ def energy_data(case, v0s=V0S, dt=0.1):
         E = lambda y: sum(out(y, pv)[names.index(q)] for q in ("E_kin", "E_el"))  # noqa: E731
         D = simulate(case, "d-sds", "euler", dt, T, params)
         C = simulate(case, "c-sds", "euler", dt, T, params)
-        rows.append({"v0": v0, "E_created_reset": E(y1) - E(y0),
-                     "max_dE_kin_euler": float(np.max(D["E_kin"] - C["E_kin"])),
-                     "v0_minus_threshold": v0 - p["F_max"] / p["gamma"]})
+        return {"E_created_reset": E(y1) - E(y0), "max_dE_kin_euler": float(np.max(D["E_kin"] - C["E_kin"])),
+                "v0_minus_threshold": v0 - p["F_max"] / p["gamma"]}
+
+
+def energy_data(case, v0s=V0S, dt=0.1, **sweep_options):
+    """The energy created against ``v0`` (:class:`EnergyPoint`, one sweep over ``v0``;
+    ``sweep_options``: ``jobs``, ``executor``, ``cache_dir``, ...) and its power-law fits."""
+    names = ("E_created_reset", "max_dE_kin_euler", "v0_minus_threshold")
+    ds = sweep(EnergyPoint(case, dt), grid={"v0": list(v0s)}, observables=list(names), **sweep_options)
+    rows = [{"v0": v0, **{k: ds[k].values[i] for k in names}} for i, v0 in enumerate(v0s)]
     cols = {k: np.array([r[k] for r in rows]) for k in rows[0]}
     fits = {
         "E_created_reset": fit_order(cols["v0"], cols["E_created_reset"], fit_range=(v0s[0], v0s[-1])),

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import BudgetError, SolverFailure, ZenoError
+from ..errors import BudgetError, SolverFailure, WorkerDied, ZenoError
 
 
 from ..io import check_output_path, staged_dir
@@ -115,10 +115,20 @@ def cmd_run(args):
     out = args.out or os.path.join("out", case.name)
     check_output_path(out, "--out", "dir")
     params = parse_params(args.param)
-    if params and "params" not in inspect.signature(case.run).parameters:
+    takes = inspect.signature(case.run).parameters
+    if params and "params" not in takes:
         raise UsageError(f"case {case.name!r} takes no --param in 'nsfric run'")
+    if args.jobs is not None and "jobs" not in takes:
+        raise UsageError(f"case {case.name!r} takes no --jobs in 'nsfric run'")
+    extra = {"params": params} if params else {}
+    if args.jobs is not None:
+        extra["jobs"] = args.jobs
+    if "cache_dir" in takes and not args.no_cache:
+        from .sweep import default_cache
+
+        extra["cache_dir"] = default_cache()
     with staged_dir(out) as stage:
-        result = case.run(stage, progress=_progress, **({"params": params} if params else {}))
+        result = case.run(stage, progress=_progress, **extra)
     _progress("")
     for path in result["written"]:
         print(os.path.join(out, os.path.relpath(path, stage)))
@@ -202,6 +212,11 @@ def build_parser():
     s.add_argument("--out", metavar="DIR", help="output folder (default out/CASE)")
     s.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, for the cases whose run takes them (oblique-impact)")
+    s.add_argument("--jobs", type=_count("--jobs", 1), metavar="N",
+                   help="local worker processes, for the cases whose figures are sweeps (oblique-impact)")
+    s.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the sweep point cache ($NSFRIC_CACHE_DIR/sweep or "
+                        "~/.cache/nsfric/sweep)")
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
@@ -251,7 +266,7 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
-    except (ZenoError, BudgetError, SolverFailure) as e:  # reported, never a hang or a traceback
+    except (ZenoError, BudgetError, SolverFailure, WorkerDied) as e:  # reported, never a hang or a traceback
         print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # pragma: no cover

@@ -7,7 +7,7 @@ is ``V1,V2,...``, ``START:STOP:NUM`` or ``logspace:A:B:NUM`` (:mod:`nsfric.study
 Where the points run: here (default), ``--jobs N`` local processes, ``--dask-local N``
 a Dask ``LocalCluster`` of N single-threaded worker processes, ``--scheduler ADDRESS``
 an existing Dask cluster.  Points are cached by content hash (``--cache DIR``, default
-``$NSFRIC_CACHE`` or ``~/.cache/nsfric/sweep``), so an interrupted sweep resumes;
+:func:`default_cache`), so an interrupted sweep resumes;
 ``--force`` recomputes.  Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
@@ -19,11 +19,12 @@ import sys
 
 
 def default_cache() -> str:
-    """``$NSFRIC_CACHE``, else ``$XDG_CACHE_HOME/nsfric/sweep`` (``~/.cache/...``)."""
-    if os.environ.get("NSFRIC_CACHE"):
-        return os.environ["NSFRIC_CACHE"]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "nsfric", "sweep")
+    """The point cache of ``nsfric sweep`` and ``nsfric run``: ``$NSFRIC_CACHE_DIR/sweep``,
+    else ``$XDG_CACHE_HOME/nsfric/sweep``, else ``~/.cache/nsfric/sweep`` (beside the
+    compiled kernels, :func:`nsfric.io.cache_dir`)."""
+    from ..io import cache_dir
+
+    return cache_dir("sweep")
 
 
 @contextlib.contextmanager
@@ -115,7 +116,7 @@ def register(sub):
     s.add_argument("--scheduler", metavar="ADDRESS", help="connect to a Dask scheduler, e.g. tcp://host:8786")
     s.add_argument("--connect-timeout", type=_positive("--connect-timeout"), default=10.0, metavar="S")
     s.add_argument("--chunksize", type=_count("--chunksize", lo=1), help="points per task")
-    s.add_argument("--cache", metavar="DIR", help="point cache (default $NSFRIC_CACHE or ~/.cache/nsfric/sweep)")
+    s.add_argument("--cache", metavar="DIR", help="point cache (default $NSFRIC_CACHE_DIR/sweep or ~/.cache/nsfric/sweep)")
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the point cache")
     s.add_argument("--force", action="store_true", help="recompute every point (and refresh the cache)")
     s.add_argument("--keep-going", action="store_true",

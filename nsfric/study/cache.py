@@ -4,7 +4,9 @@ A point's key is the SHA-256 of a canonical JSON text of everything its result d
 on: the model's content hash (:func:`model_hash`: every field of the model -- states,
 parameters with their defaults and ranges, switching functions, modes with their
 right-hand sides, outputs and resets -- SymPy expressions as ``srepr``), the bound parameter values, the solver with its tolerances and options, and
-the versions of nsfric and of the numerical stack.  An entry is one JSON file
+the versions of nsfric and of the numerical stack, and the content of nsfric's own
+source (:func:`source_hash`: an edited solver or case is a new key, also without a new
+version number).  An entry is one JSON file
 ``<key[:2]>/<key>.json`` holding its key and its result, written atomically (a
 temporary file renamed into place), so an interrupted sweep leaves only whole entries.
 An entry that cannot be read, is not strict JSON or holds another key is recomputed,
@@ -24,6 +26,27 @@ import sympy as sp
 from ..io import json_text
 
 _MODEL_HASHES: dict = {}
+_SOURCE_HASH: list = []
+#: the parts of the package a point's result cannot depend on
+NOT_RESULTS = ("cli", "report")
+
+
+def source_hash() -> str:
+    """SHA-256 of nsfric's Python source that results depend on (every ``.py`` file of
+    the package except :data:`NOT_RESULTS`), by relative path and content; computed once
+    per process."""
+    if not _SOURCE_HASH:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        files = []
+        for d, subs, names in os.walk(root):
+            subs[:] = sorted(x for x in subs if not (d == root and x in NOT_RESULTS) and x != "__pycache__")
+            files += [os.path.join(d, n) for n in names if n.endswith(".py")]
+        h = hashlib.sha256()
+        for f in sorted(files):
+            with open(f, "rb") as fh:
+                h.update(os.path.relpath(f, root).encode() + b"\0" + hashlib.sha256(fh.read()).digest())
+        _SOURCE_HASH.append(h.hexdigest())
+    return _SOURCE_HASH[0]
 
 
 def model_hash(model) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +29,7 @@ from ..schemes import get_scheme
 from ..errors import BudgetError
 from ..solution import Solution
 from ..solvers.base import Problem
+from .execute import run_tasks
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
 from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
                    reference_for, run_one)
@@ -179,7 +179,7 @@ class ConvergenceResult:
 
 def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times=(), t_end=None,
              params=None, reference="auto", fit_range=None, tol=0.3, jobs=1, progress=None,
-             max_steps=None, max_seconds=None):
+             max_steps=None, max_seconds=None, executor=None):
     """Convergence study of ``schemes`` on ``case`` for one law or a list of laws.
 
     Parameters
@@ -195,13 +195,18 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
         closed form where the model admits one, else ``filippov``.  A given Solution --
         a reference solve or a fine discrete run -- serves one law.
     fit_range : (dt_min, dt_max) of the order fit (default: automatic)
-    jobs : worker processes (1: in this process)
+    jobs : worker processes (1: in this process); a worker that dies is replaced and its
+        runs retried (:func:`~nsfric.study.execute.run_tasks`, as for sweeps)
     progress : callable ``(done, total)``, optional
     max_steps : int, optional
         Refuse the study before any work when a step of the ladder needs more steps
         (``BudgetError``); also the budget of every run.
     max_seconds : float, optional
         Wall-time budget of each discrete run (``BudgetError`` once exceeded).
+    executor : optional
+        Where the runs go instead of ``jobs`` local processes: a
+        :class:`concurrent.futures.Executor` or a Dask ``distributed.Client`` (the case
+        and a given reference Solution are then pickled), one run per task.
 
     Returns
     -------
@@ -249,28 +254,22 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
     fork = "fork" in __import__("multiprocessing").get_all_start_methods()
-    local = fork or not (jobs and jobs > 1)
+    local = executor is None and (fork or not (jobs and jobs > 1))
     ref_case = local_token(case, "source") if local else case
     ref_given = local_token(reference, "reference") if local and isinstance(reference, Solution) else reference
     tasks = [(ref_case, None if isinstance(case, Problem) else lw, s, dt, variables, times, t_end,
               params, ref_given, max_steps, max_seconds) for lw in laws for s in schemes for dt in dts]
     for tsk in tasks[::len(schemes) * len(dts)]:  # once per law, before any worker is forked
         reference_for(ref_case, tsk[1], params, t_end, ref_given)
-    rows = []
-    if jobs and jobs > 1 and len(tasks) > 1:
-        import multiprocessing as mp
+    rows = [None] * len(tasks)
 
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        with ProcessPoolExecutor(max_workers=int(jobs), mp_context=ctx) as ex:
-            for row in ex.map(_task, tasks):
-                rows.append(row)
-                if progress:
-                    progress(len(rows), len(tasks))
-    else:
-        for tsk in tasks:
-            rows.append(_task(tsk))
-            if progress:
-                progress(len(rows), len(tasks))
+    def collect(i, row):
+        rows[i] = row
+        if progress:
+            progress(sum(r is not None for r in rows), len(tasks))
+
+    # the sweep's executors: here, local processes (a dead worker retried) or any executor
+    run_tasks(_task, list(enumerate(tasks)), collect, executor, jobs if len(tasks) > 1 else 1, chunksize=1)
     fits, floors = {}, {}
     for lw in laws:
         ref = reference_for(ref_case, None if isinstance(case, Problem) else lw, params, t_end, ref_given)

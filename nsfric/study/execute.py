@@ -6,13 +6,17 @@ Every point is one task; tasks are sent in chunks of ``chunksize`` points (one
 submission each) to keep the per-task overhead of a cluster small.  Results come back
 in any order and are put in place by index, so the result never depends on the
 executor.  A Dask task whose worker dies is rescheduled by the scheduler on another
-worker; one that raises is retried ``retries`` times.
+worker; one that raises is retried ``retries`` times.  On the local pool (``jobs``) a
+dead worker breaks the pool: the unfinished chunks run again on a new one, at most
+``retries`` times (:func:`_run_local`).
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
 import math
 import sys
+
+from ..errors import WorkerDied
 
 
 def _run_chunk(fn, chunk):
@@ -62,12 +66,9 @@ def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retrie
     elif not (isinstance(chunksize, int) and chunksize >= 1):
         raise ValueError(f"chunksize must be an integer >= 1, got {chunksize!r}")
     chunks = [todo[k:k + chunksize] for k in range(0, len(todo), chunksize)]
-    own = executor is None
-    if own:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-        executor = cf.ProcessPoolExecutor(max_workers=n_workers, mp_context=ctx)
+    if executor is None:
+        _run_local(fn, chunks, on_result, n_workers, retries)
+        return
     futures = []
     try:
         futures = [executor.submit(_run_chunk, fn, c) for c in chunks]
@@ -77,7 +78,45 @@ def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retrie
     finally:
         for fut in futures:
             fut.cancel()
-        if own:
+
+
+def _run_local(fn, chunks, on_result, n_workers, retries):
+    """The chunks on a pool of local processes (forked where the platform allows; then
+    the first point runs in this process first, so that the workers inherit the models,
+    derived functions and compiled kernels it built instead of each building them).
+
+    A worker that dies (killed, out of memory: :class:`BrokenProcessPool`) breaks the
+    pool; the chunks not finished then are run again on a new pool, at most ``retries``
+    times in all, then :class:`WorkerDied` is raised.  Results already delivered stay.
+    """
+    import multiprocessing as mp
+    from concurrent.futures.process import BrokenProcessPool
+
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    if ctx is not None:  # the first point here: forked workers inherit what it built
+        (i, p), chunks = chunks[0][0], [chunks[0][1:]] + chunks[1:]
+        on_result(i, fn(p))
+    pending, breaks = {k: c for k, c in enumerate(chunks) if c}, 0
+    while pending:
+        executor = cf.ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx)
+        futures = {}
+        try:
+            futures = {executor.submit(_run_chunk, fn, c): k for k, c in pending.items()}
+            for fut in cf.as_completed(futures):
+                try:
+                    rows = fut.result()
+                except BrokenProcessPool as e:
+                    breaks += 1
+                    if breaks > retries:
+                        raise WorkerDied(f"a worker process died {breaks} times (retries = {retries}): "
+                                         f"{str(e) or type(e).__name__}") from e
+                    break  # a new pool for what is left
+                del pending[futures[fut]]
+                for i, result in rows:
+                    on_result(i, result)
+        finally:
+            for fut in futures:
+                fut.cancel()
             executor.shutdown(wait=True, cancel_futures=True)
 
 

@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from ..io import versions
-from .cache import PointCache, content_key, model_hash
+from .cache import PointCache, content_key, model_hash, source_hash
 from .execute import Progress, run_tasks
 from .grid import check_grid, points as grid_points
 from .results import to_dataset
@@ -60,7 +60,8 @@ class CasePoint:
         law, scheme, dt, values = self.split(point)
         spec = {"case": self.case.name, "law": law, "model": model_hash(self.case.model(law)),
                 "params": self.case.bind(law, values), "t_end": self.t_end, "solver": self.solver,
-                "scheme": scheme, "dt": dt, "estimate": self.estimate, "versions": self.versions}
+                "scheme": scheme, "dt": dt, "estimate": self.estimate, "versions": self.versions,
+                "source": source_hash()}
         if self.solver in _reference_solvers():
             s = get_solver(self.solver, **self.options)
             spec["options"] = {"rtol": s.rtol, "atol": s.atol, **self.options}
@@ -106,21 +107,30 @@ def _reference_solvers():
 
 
 class FunctionPoint:
-    """A point function ``f(point) -> {observable: number}`` as a sweep evaluator; cached
-    under ``module.qualname`` and its ``cache_token`` attribute (change the token when
-    the function changes)."""
+    """A point function ``f(point) -> {name: value}`` as a sweep evaluator: numbers are
+    the observables, text values go into per-point text variables (e.g. which solver
+    gave the point).  ``f`` may be a function or a picklable callable object; it is
+    cached under its ``module.qualname`` (its class's, for an object), its
+    ``cache_token`` attribute (change it when what ``f`` computes changes: a model, an
+    option) and nsfric's source (:func:`~nsfric.study.cache.source_hash`)."""
 
     def __init__(self, fn):
         self.fn = fn
         self.versions = versions()
 
     def key(self, point: dict) -> str:
-        name = f"{getattr(self.fn, '__module__', '')}.{getattr(self.fn, '__qualname__', repr(self.fn))}"
-        return content_key({"function": name, "token": getattr(self.fn, "cache_token", None),
-                            "point": point, "versions": self.versions})
+        return content_key({"function": function_name(self.fn), "token": getattr(self.fn, "cache_token", None),
+                            "point": point, "versions": self.versions, "source": source_hash()})
 
     def __call__(self, point: dict) -> dict:
-        return {"observables": _numbers(self.fn(dict(point))), "estimate": {}, "stats": {}}
+        out = self.fn(dict(point))
+        return {"observables": _numbers(out), "estimate": {},
+                "stats": {k: v for k, v in out.items() if isinstance(v, str)}}
+
+
+def function_name(fn) -> str:
+    """``module.qualname`` of a function, or of the class of a callable object."""
+    return f"{getattr(fn, '__module__', '')}.{getattr(fn, '__qualname__', None) or type(fn).__qualname__}"
 
 
 class Recording:
@@ -226,7 +236,9 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
     chunksize : int, optional
         Points per task (default: about four tasks per worker).
     retries : int
-        Retries of a failed Dask task.
+        Retries of a failed Dask task; on the local pool (``jobs``), how often the
+        unfinished points run again after a worker process died (then
+        :class:`~nsfric.errors.WorkerDied`).
     cache_dir : str, optional
         Cache folder (default: no cache); ``force`` recomputes every point.
     progress : None, True (a bar on stderr) or a callable ``(done, total)``
@@ -301,5 +313,5 @@ def _provenance(case, ev, grid, observables, computed, seconds) -> dict:
                     solver=ev.solver, options=ev.options, t_end=ev.t_end, scheme=ev.scheme, dt=ev.dt,
                     estimate=f"|change| at {ESTIMATE_FACTOR:g}x looser rtol, atol" if ev.estimate else "none")
     else:
-        meta["function"] = f"{getattr(case, '__module__', '')}.{getattr(case, '__qualname__', repr(case))}"
+        meta["function"] = function_name(case)
     return meta

@@ -33,9 +33,9 @@ VERSION = "1"
 
 def cache_dir() -> str:
     """The directory of generated kernels (created on first use)."""
-    root = os.environ.get("NSFRIC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "nsfric")
-    path = os.path.join(root, "kernels")
+    from ..io import cache_dir as user_cache
+
+    path = user_cache("kernels")
     os.makedirs(path, exist_ok=True)
     return path
 
