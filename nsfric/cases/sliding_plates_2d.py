@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 
 from ..io import csv_text, json_text, write_text
-from ..plotting import save
 from ..symbolic import systems
 from .base import Case, register_case
 
@@ -37,6 +36,7 @@ class SlidingPlates2D(Case):
         """The exact references and figure of :meth:`Case.run`, then Führer et al.'s
         statements checked in the plane (:mod:`.sliding_plates_2d_study`):
         ``balance.csv`` + ``balance.json`` and ``balance.png``."""
+        from ..plotting import save  # matplotlib only when figures are drawn
         from .sliding_plates_2d_study import balance_data, plot_balance
 
         written = super().run(out_dir, progress)["written"]
