@@ -13,8 +13,8 @@ from nsfric.symbolic import tangential as T
 CASE = get_case("oblique-impact")
 
 
-def _obs(law, solver="filippov", **params):
-    return CASE.reference_solution(law, solver=solver, params=params).summary
+def _obs(law, solver="filippov", atol=None, **params):
+    return CASE.reference_solution(law, solver=solver, params=params, atol=atol).summary
 
 
 #: laws, parameters and tolerance of the solver cross-check.  The saw-tooth with
@@ -169,10 +169,15 @@ def test_contact_ends_while_the_shear_force_is_saturated():
 
 
 @pytest.mark.slow
-def test_walton_braun_mindlin_two_solvers_at_psi_1_5():
-    """ida agrees with filippov on the Walton-Braun-Mindlin impact at psi_i = 1.5 (forward,
-    slip-, reversal with the F* reset, backward) to 1e-9.  At psi_i = 0.5 and 3 ida does
-    not finish in minutes: its Newton iteration meets the cube-root stiffness of eq 21,
-    whose derivative is unbounded as F_s -> +-mu F_n."""
-    a, b = (_obs("walton-braun-mindlin", s, psi_i=1.5) for s in ("filippov", "ida"))
+@pytest.mark.parametrize("psi", (0.5, 1.5, 3.0))
+def test_walton_braun_mindlin_two_solvers(psi):
+    """ida agrees with filippov on the Walton-Braun-Mindlin impact (forward, slip+-,
+    reversal with the F* reset, backward) to 1e-9 at psi_i = 0.5, 1.5, 3.  ida finishes
+    since the algebraic state of a constrained mode (F_s = +-mu |F_n|, carrying ~1e-12 N
+    of rounding noise from the overlap of the centres) is left out of its error test; the
+    atol of 1e-16 resolves ida's mechanical states (its default 1e-13 gives ~6e-9 at 1.5).
+    filippov keeps its default: with 1e-16 DOP853 cannot step across the kink of
+    mu |F_n| at F_n = 0 in slip+ (the rate of F_s jumps there; step size underflow)."""
+    a, b = _obs("walton-braun-mindlin", "filippov", psi_i=psi), _obs("walton-braun-mindlin", "ida", psi_i=psi,
+                                                                        atol=1e-16)
     assert abs(a["psi_f"] - b["psi_f"]) < 1e-9 and abs(a["e"] - b["e"]) < 1e-9

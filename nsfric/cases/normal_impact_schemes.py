@@ -27,10 +27,10 @@ the contact side, 0 outside): a step that straddles the contact begin or end int
 the wrong field over a fraction of the step, an ``O(dt)`` error of the impulse whatever
 the order of the scheme (``gamma_n dt/m_eff ~ 3e-3`` at ``t_n/100``).  Only at phases
 where the jump falls on a step point, or with an event-aware scheme (``gear5-event``
-lands a step on the switch), is the nominal order seen.  ``gear5-event`` cannot start
-on the Hertz-type laws: it restarts from Taylor coefficients at the located onset
-``xi = 0``, where the derivatives of ``xi^(3/2)`` are infinite (those rows hold NaN and
-``n_failed``).  For Hertz-type laws the force
+lands a step on the switch), is the nominal order seen.  On the Hertz-type laws
+``gear5-event`` restarts at the located onset ``xi = 0``, where ``xi^(3/2)`` has no third
+derivative: from the Taylor coefficients that exist there, zeros beyond
+(:func:`~nsfric.schemes.gear.lower_order_start`).  For Hertz-type laws the force
 is continuous at ``xi = 0`` but not smooth (``xi^(3/2)``), which limits the order too.
 
 ``nsfric run normal-impact`` writes ``schemes.csv`` (errors per law, scheme, step),
@@ -96,8 +96,7 @@ def reference_restitution(case, law: str, params: dict) -> dict:
 def errors_at(case, law: str, scheme: str, k: int, ref: dict, v_i: float, phases=PHASES) -> dict:
     """Relative errors of ``e_n`` (both readings) of ``scheme`` at ``dt = t_n/k``, one per
     phase: ``{"cross": array, "final": array}``; NaN where the run failed (an implicit
-    step's Newton iteration, or Gear's Taylor start on ``xi^(1/2)`` terms exactly at
-    ``xi = 0``) or its contact did not end."""
+    step's Newton iteration) or its contact did not end."""
     dt = ref["t_n"] / k
     base = case.bind(law, {"v_i": v_i})
     t_end = case.contact_t_end(law, base) + 2 * dt
@@ -107,7 +106,7 @@ def errors_at(case, law: str, scheme: str, k: int, ref: dict, v_i: float, phases
             with np.errstate(all="ignore"):
                 sol = simulate(case, law, scheme, dt, t_end=t_end, params={"v_i": v_i, "xi0": -phi * v_i * dt})
             e = discrete_restitution(sol, v_i)
-        except (ValueError, RuntimeError, ArithmeticError):  # Newton failure, NaN Taylor start, no end
+        except (ValueError, RuntimeError, ArithmeticError):  # Newton failure, no end
             e = {r: np.nan for r in READINGS}
         for r in READINGS:
             out[r].append(abs(e[r] - ref["e_n"]) / ref["e_n"])

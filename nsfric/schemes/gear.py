@@ -26,6 +26,19 @@ _P = np.array([[comb(j, i) if j >= i else 0 for j in range(_Q)] for i in range(_
 _FACT = np.array([1.0, 1.0, 2.0, 6.0, 24.0])
 
 
+def lower_order_start(D):
+    """The Taylor coefficients ``D[j-1] = u^(j)`` up to the first order that does not exist
+    at ``u``, zeros from there on: a lower-order start of the Nordsieck vector, whose
+    higher entries the corrector then builds up.  At the onset ``xi = 0`` of a
+    Hertz-type contact (Schäfer et al. eqs 6, 8, 9) ``xi^(3/2)`` has no third derivative
+    (``xi^(1/2) v`` of eqs 8-9 no second); a field smooth at ``u`` is left as it is."""
+    D = np.array(D, dtype=float)
+    bad = ~np.all(np.isfinite(D), axis=1)
+    if bad.any():
+        D[int(np.argmax(bad)):] = 0.0
+    return D
+
+
 class Gear5(Scheme):
     """Gear fifth-order predictor-corrector (five-value Nordsieck, first-order form):
     order 5, one field evaluation per step, multistep (restarted at jumps)."""
@@ -37,6 +50,7 @@ class Gear5(Scheme):
 
     def start(self, field, t, u, h):
         mode, D = field.taylor(u, _Q - 1)
+        D = lower_order_start(D)
         z = np.empty((_Q, len(u)))
         z[0] = u
         powers = h ** np.arange(1, _Q)

@@ -19,8 +19,14 @@ import numpy as np
 from ..errors import ZenoError
 from ..solution import Event, Segment
 
-__all__ = ["ModeLogic", "ZenoError", "choose_side", "indicator_tol", "no_progress", "sign_beyond",
-           "tangent_tol"]
+__all__ = ["ModeLogic", "ZenoError", "choose_side", "indicator_tol", "no_progress", "resolution",
+           "sign_beyond", "tangent_tol"]
+
+
+def resolution(t):
+    """The time resolution of an event located at ``t``: ``8 eps max(1, |t|)`` (its root
+    search stops within about 2 ulp of ``max(1, |t|)``)."""
+    return 8 * np.finfo(float).eps * max(1.0, abs(t))
 
 
 # -- the decision at a surface as plain numbers (also compiled into the batch kernels) ----------
@@ -79,8 +85,22 @@ class ModeLogic:
         self.m = derived.model
         self.p = p
 
-    def sigma(self, surface, region, y):
-        return float(self.d.sigma(surface, region)(y, self.p)[0])
+    def value(self, what, key, y, t=None):
+        """A decision quantity of the derived model at ``y``: ``what`` in ``"sigma"``,
+        ``"sigma2"`` (``key = (surface, region)``), ``"guards"``, ``"guard_rates"``
+        (``key = (mode,)``).  At an event (time ``t`` given) with the forward one-sided
+        rate at the kinks of ``|u|`` (:meth:`DerivedModel.one_sided` with the look-ahead
+        :func:`resolution`): at ``F_n = 0`` the friction limit ``mu |F_n|`` grows again
+        whichever side of the kink the located event lies on."""
+        if t is not None:
+            f = self.d.one_sided(what, *key)
+            if f is not None:
+                return np.asarray(f(y, self.p, [resolution(t)]), dtype=float)
+        f = getattr(self.d, what)(*key)
+        return np.asarray((f[1] if what == "guards" else f)(y, self.p), dtype=float)
+
+    def sigma(self, surface, region, y, t=None):
+        return float(self.value("sigma", (surface, region), y, t)[0])
 
     def entry_kind(self, from_mode, to_mode) -> str:
         def label(name):
@@ -108,8 +128,8 @@ class ModeLogic:
         slide = self.m.sliding_on(surface)
         if slide is not None and not slide.exits and from_mode in (slide.plus, slide.minus):
             return slide.name  # a saturated force: reached from its region, it stays at the limit
-        sp_ = self.sigma(surface, plus, y) if plus else 0.0
-        sm = self.sigma(surface, minus, y) if minus else 0.0
+        sp_ = self.sigma(surface, plus, y, t) if plus else 0.0
+        sm = self.sigma(surface, minus, y, t) if minus else 0.0
         tol = indicator_tol(bool(plus), bool(minus), sp_, sm)
         a, b = self.directions(surface, (plus, sp_), (minus, sm), tol, y, t)
         if plus and not minus and slide is None and a is not None and a < 0:
@@ -159,7 +179,7 @@ class ModeLogic:
         F_max/(m k)`` with ``k = 1e6, gamma = 1e-3`` near ``t = 4``: one ulp of ``t``
         moves ``sigma`` by ``k ulp(t) ~ 1e-9`` while ``sigma``'s terms are ``1e-3``.
         """
-        dt = None if t is None else 8 * np.finfo(float).eps * max(1.0, abs(t))
+        dt = None if t is None else resolution(t)
         out, s2 = [], [0.0, 0.0]
         for region, sig in (plus, minus):
             if region is None:
@@ -167,7 +187,7 @@ class ModeLogic:
                 continue
             i = len(out)
             if dt is not None:  # the time resolution of the event widens the tangency band
-                s2[i] = float(self.d.sigma2(surface, region)(y, self.p)[0])
+                s2[i] = float(self.value("sigma2", (surface, region), y, t)[0])
                 out.append(sign_beyond(sig, max(tol, abs(s2[i]) * dt)))
             else:
                 out.append(sign_beyond(sig, tol))
@@ -263,14 +283,14 @@ class ModeLogic:
             gs, gf = self.d.guards(mode)
             if gf is None:
                 return mode
-            vals = gf(y, self.p)
-            rates = self.d.guard_rates(mode)(y, self.p)
+            vals = self.value("guards", (mode,), y, t)
+            rates = self.value("guard_rates", (mode,), y, t)
             tol, rtol = _group_tolerances(gs, vals, rates)
-            active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
-                      if v > t or (v >= -t and r > rt)]
+            active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
+                      if v > tl or (v >= -tl and r > rt)]
             if not active:
-                active = [(v, g) for v, r, g, t, rt in zip(vals, rates, gs, tol, rtol)
-                          if abs(v) <= t and abs(r) <= rt and self._leaves(mode, g, y, rt)]
+                active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
+                          if abs(v) <= tl and abs(r) <= rt and self._leaves(mode, g, y, rt, t)]
             if not active:
                 return mode
             _, g = max(active, key=lambda a: a[0])
@@ -288,14 +308,14 @@ class ModeLogic:
                         f"(modes {' -> '.join(visited)}); no mode has a consistent "
                         f"continuation here -- does the model lack a sliding mode?")
 
-    def _leaves(self, mode, guard, y, tol):
+    def _leaves(self, mode, guard, y, tol, t=None):
         """The region ``mode``'s own field leaves it through ``guard``'s surface at
         second order: ``-sign d2h/dt2 > 0``."""
         if not isinstance(guard.target, tuple) or self.m.is_sliding(mode):
             return False
         surface = guard.target[1]
         sign = self.m.mode(mode).signs[surface]
-        return -sign * float(self.d.sigma2(surface, mode)(y, self.p)[0]) > tol
+        return -sign * float(self.value("sigma2", (surface, mode), y, t)[0]) > tol
 
 
 def _group_tolerances(guards, vals, rates):

@@ -30,8 +30,11 @@ import sympy as sp
 from .codegen import generate
 from .laws import lam as LAM
 from .model import HybridModel, Region, Sliding
+from .normal import real_abs, step_sign
 
 _YP = sp.Symbol("_yp")
+#: the look-ahead time of :meth:`DerivedModel.one_sided` (an argument of the generated code)
+_DT = sp.Symbol("_dt")
 #: expressions with more operations than this are not put over a common denominator:
 #: ``cancel`` expands them, which for the square roots of a contact geometry (two discs)
 #: takes minutes; the largest expression of the papers' 1D and slope models has 126
@@ -231,15 +234,67 @@ class DerivedModel:
         gs = self.modes[mode].guards
         return gs, self._numeric_fn(("guards", mode), lambda: self._gen([g.expr for g in gs]) if gs else None)
 
+    def rate_expr(self, expr, mode: str):
+        """``d expr/dt = grad expr . f_mode`` along ``mode``'s field."""
+        return sum(sp.diff(expr, y) * fy for y, fy in zip(self.y, self.modes[mode].rhs))
+
     def guard_rates(self, mode: str):
         """Time derivatives ``grad g . f_mode`` of the mode's guards along its own field."""
         def build():
             gs = self.modes[mode].guards
-            if not gs:
-                return None
-            f = self.modes[mode].rhs
-            return self._gen([sum(sp.diff(g.expr, y) * fy for y, fy in zip(self.y, f)) for g in gs])
+            return self._gen([self.rate_expr(g.expr, mode) for g in gs]) if gs else None
         return self._numeric_fn(("guard_rates", mode), build)
+
+    def kinks(self, mode: str) -> list:
+        """The arguments ``u`` of the absolute values and signs in ``mode``'s guards
+        (``mu |F_n|`` of a friction limit): where ``u = 0`` a guard's rate jumps (a
+        ``|u|`` kink) or the guard itself jumps (an indicator ``grad h . f`` holding
+        ``sign(u) du/dt``).  An excursion of a guard across its surface can hide between
+        two integrator steps there (the stick region ``|F_S| < mu |F_n|`` closes where
+        ``F_n = 0``), so the DAE solvers locate ``u = 0`` as an event."""
+        key = ("kinks", mode)
+        if key not in self._memo:
+            found = []
+            for g in self.modes[mode].guards:
+                for a in sorted(g.expr.atoms(real_abs, step_sign), key=sp.default_sort_key):
+                    if not a.args[0].is_number and a.args[0] not in found:
+                        found.append(a.args[0])
+            self._memo[key] = found
+        return self._memo[key]
+
+    def kink_values(self, mode: str):
+        """``u(y, p)`` of :meth:`kinks` (``None`` where the guards have none)."""
+        us = self.kinks(mode)
+        return self._numeric_fn(("kink_values", mode), lambda: self._gen(us) if us else None)
+
+    def one_sided(self, what: str, *key):
+        """A decision quantity with the forward one-sided derivative at the kinks.
+
+        ``what`` is ``"sigma"`` or ``"sigma2"`` (key ``surface, region``), ``"guards"``
+        or ``"guard_rates"`` (key ``mode``).  Their expressions hold ``sign(u)`` where
+        they differentiate ``|u|`` (``d|u|/dt = sign(u) du/dt``), which at ``u = 0`` is
+        neither one-sided rate; the forward one is ``|du/dt|``.  Each ``sign(u)`` becomes
+        ``sign(u + dt du/dt)`` (``du/dt`` along the field of the region or mode whose
+        quantity it is), the sign ``u`` takes within the look-ahead time ``dt`` (the time
+        resolution of a located event): unchanged where ``u`` is farther from zero than
+        that, ``sign(du/dt)`` at a kink.  Returns ``f(y, p, [dt])``, or ``None`` when
+        the expressions hold no sign (the plain function is the same)."""
+        def build():
+            if what in ("sigma", "sigma2"):
+                surface, field = key
+                exprs = [(self.sigma_expr if what == "sigma" else self.sigma2_expr)(surface, field)]
+            elif what in ("guards", "guard_rates"):
+                field = key[0]
+                exprs = [g.expr for g in self.modes[field].guards]
+                exprs = [self.rate_expr(e, field) for e in exprs] if what == "guard_rates" else exprs
+            else:
+                raise ValueError(f"what must be 'sigma', 'sigma2', 'guards' or 'guard_rates', got {what!r}")
+            signs = set().union(set(), *(sp.sympify(e).atoms(step_sign) for e in exprs))
+            if not signs:
+                return None
+            ahead = {s: step_sign(s.args[0] + _DT * self.rate_expr(s.args[0], field)) for s in signs}
+            return self._gen([sp.sympify(e).xreplace(ahead) for e in exprs], (self.y, self.p, [_DT]))
+        return self._numeric_fn(("one_sided", what) + key, build)
 
     def sigma(self, surface: str, region: str):
         return self._numeric_fn(("sigma", surface, region),
