@@ -54,6 +54,8 @@ class Sym:
         raise Untraceable(f"cannot trace an operation on {type(x).__name__}")
 
     def _op(self, o, fmt):
+        if isinstance(o, np.ndarray):  # a vector: elementwise, by the array's own operator
+            return NotImplemented
         return Sym(fmt.format(a=self.c, b=Sym.code(o)))
 
     def __add__(self, o): return self._op(o, "({a} + {b})")
@@ -305,11 +307,12 @@ def _run_source(n, n_params, start, body) -> str:
     lines += [f"        y_out[{j}, b, 0] = U{j}" for j in range(n)]
     lines += ["        st = 0", "        dv = False", "        nf = 0", "        t_ = t0"]
     lines += ["        " + s for s in start]
-    lines += ["        if st != 0:", "            status[b] = st", "            continue",
+    lines += ["        if st != 0:", "            status[b] = st", "            steps[b] = 0", "            continue",
               "        steps[b] = n_steps", "        for i in range(n_steps):",
               f"{ind}t_ = t0 + i * h", f"{ind}dv = False"]
     lines += [ind + s for s in body]
-    lines += [f"{ind}nfev[b] = nf", f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    break",
+    lines += [f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    steps[b] = i", f"{ind}    break",
+              f"{ind}nfev[b] = nf",
               f"{ind}if dv:"] + [f"{ind}    N{j} = math.nan" for j in range(n)]
     lines += [f"{ind}{u} = N{j}" for j, u in enumerate(U)]
     lines += [f"{ind}y_out[{j}, b, i + 1] = U{j}" for j in range(n)]
@@ -366,8 +369,9 @@ def kernel(model, scheme):
 
     ``run(U0, P, h, t0, n_steps, Y, status, steps, nfev, b0, b1)`` steps members
     ``b0..b1-1`` of ``U0`` (n, B) with parameter vectors ``P`` (n_params, B) into ``Y``
-    (n, B, N); ``status[b] < 0`` marks a member to rerun per member, ``steps[b]`` the
-    steps done, ``nfev[b]`` the field evaluations (as the per-member run counts them).
+    (n, B, N); ``status[b] < 0`` marks a member to rerun per member (``steps[b]``
+    the steps done before, ``nfev[b]`` their evaluations), else ``steps[b]`` is the
+    steps done and ``nfev[b]`` the field evaluations (as the per-member run counts them).
     """
     import numba  # noqa: F401  (ImportError: the caller uses the NumPy path)
 
