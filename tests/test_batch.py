@@ -226,6 +226,27 @@ def test_compiled_single_run_is_the_same_run(case, law, scheme, dt, t_end):
                               prob.y0, 0.0, dt, n) is not None
 
 
+def test_compiled_single_run_steps_past_a_corner_per_step():
+    """Cundall-Strack on the slope starts at rest on both switching surfaces (a corner the
+    kernel leaves to the mode logic): that step runs per step, the kernel goes on from
+    there, and the run is the per-step run (what the slope-block figures use)."""
+    from nsfric.schemes import get_scheme, simulate
+    from nsfric.schemes.batch import compiled_integrate
+    from nsfric.schemes.field import DiscreteField
+
+    prob = nsfric.get_case("slope-block").problem("cundall-strack", {"alpha": 15.0}, 2e-3)
+    a = simulate(prob, scheme="heun", dt=5e-6)
+    b = simulate(prob, scheme="heun", dt=5e-6, compiled=True)
+    np.testing.assert_array_equal(a.y, b.y)
+    assert (a.modes, a.n_rhs, a.termination) == (b.modes, b.n_rhs, b.termination)
+    args = (prob.model, DiscreteField(prob.model, prob.params).p, get_scheme("heun"), prob.y0, 0.0, 5e-6, 400)
+    assert compiled_integrate(*args) is None  # no field to take the corner step: per step
+    fld = DiscreteField(prob.model, prob.params)
+    out = compiled_integrate(*args, fld)
+    np.testing.assert_array_equal(out[1], a.y)
+    assert out[2]["nfev"] == a.n_rhs and fld.n_rhs == 2  # one Heun step per step: two evaluations
+
+
 def test_a_kernel_that_does_not_compile_falls_back_to_numpy(monkeypatch):
     """Generated code numba rejects (here: made unparsable) is no crash: the auto path
     runs the NumPy field, and the failure is remembered for the process."""

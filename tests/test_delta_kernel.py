@@ -162,3 +162,16 @@ def test_scalar_decisions_are_the_vectorised_ones(g, s_plus, s_minus):
     from nsfric.schemes.delta_loop import side_codes
 
     assert side_codes(np.array([False]), np.array([g]), np.array([lam]))[0] == delta_side(False, g, lam)
+
+
+def test_integer_powers_beyond_squares_stay_on_numpy():
+    """The rotating block's pieces have l**3 and l**4: numba multiplies them out where the
+    per-step run calls pow, so its delta runs take the NumPy loop (same numbers as before)."""
+    case = nsfric.get_case("slope-block-rotating")
+    model = case.model("coulomb")
+    v = case.bind("coulomb", {"alpha": 15.0})
+    f = DeltaField(model, param_vector(model, v))
+    with pytest.raises(Untraceable, match=r"integer powers \[3, 4\]"):
+        run_batch(f, case.y0("coulomb", v), 5e-6, 10, "heun", backend="numba")
+    run_batch(f, case.y0("coulomb", v), 5e-6, 10, "heun")
+    assert f.backend == "numpy"

@@ -32,7 +32,7 @@ import numpy as np
 from ..symbolic.derive import derive
 from ..symbolic.kernel import block_lines, identifier, load_source, source_key
 from . import delta as D
-from .batch_kernel import Sym, Untraceable
+from .batch_kernel import Recorder, Sym, Untraceable, check_powers, remembered
 from .field import Eval, RateField
 
 #: events stored per member (more: the batch is rerun with the room it needs)
@@ -44,7 +44,7 @@ MAX_VARIANTS = 12
 _EVENT_KINDS = {D.STICK: "stick", D.SLIP: "slip", D.REVERSAL: "reversal"}
 
 
-class DeltaTracer(RateField):
+class DeltaTracer(Recorder, RateField):
     """:class:`~nsfric.schemes.delta.DeltaAdjustment`'s interface recording code: ``f(u)``
     emits the pieces at ``u`` (primed at the step's start state ``self.u``), the
     crossing test of the switching function against the step's start and the rate
@@ -59,16 +59,6 @@ class DeltaTracer(RateField):
         self.lines = []
         self.u = None
         self._k = 0
-
-    def var(self, prefix):
-        self._k += 1
-        return f"{prefix}{self._k}"
-
-    def vector(self, names):
-        return np.array([Sym(c) for c in names], dtype=object)
-
-    def emit(self, line):
-        self.lines.append(line)
 
     def f(self, u) -> Eval:
         n = self.n
@@ -172,6 +162,7 @@ def _field_module(model):
         return hit[1]
     s, d, exprs = D.pieces_exprs(model)
     n = d.n
+    check_powers(model, exprs + list(d.reset_expr(s.name)))  # x*x: pow(x, 2) but for rare last bits
     args = list(d.y) + list(d.p)
     for a in args:
         identifier(a)
@@ -277,18 +268,7 @@ def kernel(model, scheme):
     import numba  # noqa: F401  (ImportError: the NumPy loop runs)
 
     key = (id(model), type(scheme), scheme.name, getattr(scheme, "corrections", None))
-    hit = _KERNELS.get(key)
-    if hit is not None and hit[0] is model:
-        if isinstance(hit[1], Untraceable):
-            raise hit[1]
-        return hit[1]
-    try:
-        out = _build(model, scheme)
-    except Untraceable as e:
-        _KERNELS[key] = (model, e)
-        raise
-    _KERNELS[key] = (model, out)
-    return out
+    return remembered(_KERNELS, key, model, lambda: _build(model, scheme))
 
 
 def _build(model, scheme):

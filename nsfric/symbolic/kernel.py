@@ -89,6 +89,19 @@ def block_lines(exprs, args, values, outs, indent="") -> list:
     return [indent + x for x in lines]
 
 
+def integer_powers(exprs) -> set:
+    """The integer exponents of the powers in ``exprs``.
+
+    Where the compiled code's floating-point result can differ from the NumPy and math
+    functions of :func:`~nsfric.symbolic.codegen.generate` in the last bit: numba
+    multiplies out ``x**k`` for integer ``k >= 2`` (``x*x`` equals NumPy's square, not
+    the math backend's ``pow``; ``k >= 3`` neither), and NumPy's array ``pow`` (SIMD)
+    differs from ``pow`` of the C library, which numba and the math backend call for the
+    other exponents.  Callers refuse to compile what they cannot reproduce.
+    """
+    return {int(p.exp) for e in exprs for p in sp.sympify(e).atoms(sp.Pow) if p.exp.is_Integer}
+
+
 def source_key(*parts) -> str:
     """A content hash of ``parts`` (their ``repr``) and :data:`VERSION`."""
     text = repr((VERSION,) + parts)
