@@ -191,11 +191,14 @@ class DriftPoint:
     ``delta-heun``, ``delta-bdf2``, ``delta-bdf5``: the delta scheme from ``n_phases``
     grid phases, one batch (:func:`delta_drifts`; ``drift`` is the run from t = 0, the
     ``*_abs`` statistics over the phases); the schemes of :data:`PLAIN_LAWS`: one run
-    from t = 0 on their law.  ``dt`` defaults to Table 1's.
+    from t = 0 on their law.  ``dt`` defaults to Table 1's.  ``together = (name,
+    values)``: the points along that axis run as one batch (computed at the first of
+    them, in the process that evaluates it; the NumPy loop pays its per-step cost once).
     """
 
-    def __init__(self, case, window, n_phases, params):
+    def __init__(self, case, window, n_phases, params, together=None):
         self.case, self.window, self.n_phases, self.params = case, tuple(window), n_phases, dict(params)
+        self.together, self._batches = together, {}
 
     def __repr__(self):  # the sweep's cache key of the points (with the package version)
         return f"DriftPoint({self.case.name!r}, {self.window}, {self.n_phases}, {sorted(self.params.items())})"
@@ -211,15 +214,20 @@ class DriftPoint:
         if integ not in DELTA_SCHEMES:
             raise ValueError(f"scheme must be one of {[f'delta-{i}' for i in DELTA_SCHEMES] + list(PLAIN_LAWS)}, "
                              f"got {scheme!r}")
-        d, stick = delta_drifts(self.case, integ, [self.case.bind("coulomb", params)], dt, self.window,
-                                self.n_phases)
-        return {**_stats(d[0]), "stick_time": float(stick[0, 0])}
+        name, values = self.together if self.together and self.together[0] in point else (None, [None])
+        key = (integ, dt, tuple(sorted((k, v) for k, v in params.items() if k != name)))
+        if key not in self._batches:
+            sets = [self.case.bind("coulomb", params if name is None else {**params, name: v}) for v in values]
+            d, stick = delta_drifts(self.case, integ, sets, dt, self.window, self.n_phases)
+            self._batches[key] = dict(zip(values, zip(d, stick)))
+        d, stick = self._batches[key][point.get(name)]
+        return {**_stats(d), "stick_time": float(stick[0])}
 
 
-def drift_sweep(case, grid, window, n_phases, params, progress=None, **options) -> list:
-    """The rows of :class:`DriftPoint` over ``grid`` (``scheme`` first), computed by
-    :func:`nsfric.study.sweep.sweep` (``options``: its ``executor``, ``jobs``,
-    ``cache_dir`` ...), one dict per point in the grid's order."""
+def drift_sweep(case, grid, window, n_phases, params, progress=None, together=None, **options) -> list:
+    """The rows of :class:`DriftPoint` over ``grid`` (``scheme`` first; ``together``: an
+    axis batched), computed by :func:`nsfric.study.sweep.sweep` (``options``: its
+    ``executor``, ``jobs``, ``cache_dir`` ...), one dict per point in the grid's order."""
     from ..study.grid import points
     from ..study.sweep import sweep
 
@@ -227,7 +235,7 @@ def drift_sweep(case, grid, window, n_phases, params, progress=None, **options) 
     if progress:
         def report(done, total):
             progress(f"{case.name} drift sweep ({', '.join(grid)}): {done}/{total} points")
-    ds = sweep(DriftPoint(case, window, n_phases, params), grid=grid, observables=list(DRIFT_OBSERVABLES),
+    ds = sweep(DriftPoint(case, window, n_phases, params, together), grid=grid, observables=list(DRIFT_OBSERVABLES),
                estimate=False, progress=report, **options)
     values = {o: ds[o].values.ravel() for o in DRIFT_OBSERVABLES}
     rows = []
@@ -257,13 +265,14 @@ def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.
                   window=WINDOW_SIZES, params=None, n_phases=N_PHASES, progress=None,
                   with_exact=True, **options) -> list:
     """Rows ``{integrator, l, drift, mean_abs, min_abs, max_abs, rate, stick_time}``: the
-    delta schemes over the grid phases, one sweep over scheme x l (:func:`drift_sweep`),
-    and the exact reference (IDA, else Filippov) per size."""
+    delta schemes over the grid phases, one sweep over scheme x l (:func:`drift_sweep`;
+    all sizes and phases of a scheme in one batch), and the exact reference (IDA, else
+    Filippov) per size."""
     span = window[1] - window[0]
     grid = {"scheme": [f"delta-{i}" for i in integrators], "l": [float(l) for l in sizes]}
     rows = []
     for r in drift_sweep(case, grid, window, n_phases, dict(params or {}, alpha=alpha), progress,
-                         **options):
+                         ("l", grid["l"]), **options):
         integ = r["scheme"].removeprefix("delta-")
         rows.append({"integrator": integ, "scheme": r["scheme"], "l": r["l"],
                      **{k: r[k] for k in ("drift", "mean_abs", "min_abs", "max_abs", "diverged")},
