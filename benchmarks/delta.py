@@ -175,7 +175,7 @@ def bench(B, repeat, n):
 
 
 def report(res) -> str:
-    lines = [f"## Delta-Heun on the slope block: {res['members']} contacts x {res['steps']} steps, dt = {res['dt']:g}",
+    lines = [f"#### Delta-Heun on the slope block: {res['members']} contacts x {res['steps']} steps, dt = {res['dt']:g}",
              "",
              f"Load average {', '.join(f'{x:.1f}' for x in res['load'])} (2 cores, shared): compare the ratios. "
              f"|drift| over the second half: {res['drift_range'][0]:.2g} to {res['drift_range'][1]:.2g} m; "
@@ -203,7 +203,7 @@ def main(argv=None):
         with open(os.path.join(here, "results-delta.json"), "w") as fh:
             json.dump(res, fh, indent=1)
         with open(os.path.join(here, "results-delta.md"), "w") as fh:
-            fh.write("# nsfric benchmarks: the compiled delta scheme (branch w4-slope)\n\n" + text)
+            fh.write("### Measured on branch w4-slope\n\n" + text)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import inspect
 import numpy as np
 
 from ..symbolic.derive import derive
-from ..symbolic.kernel import block_lines, identifier, load_source, source_key
+from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
 from .batch_kernel import Recorder, Sym, Untraceable, check_powers, remembered
 from .field import Eval, RateField
@@ -53,9 +53,9 @@ class DeltaTracer(Recorder, RateField):
     stagewise = False
     frozen_mode = None
 
-    def __init__(self, n, n_params):
+    def __init__(self, n, n_params, n_pre=0):
         self.n = n
-        self.params = ", ".join(f"P{i}" for i in range(n_params))
+        self.params = ", ".join([f"P{i}" for i in range(n_params)] + [f"W{k}" for k in range(n_pre)])
         self.lines = []
         self.u = None
         self._k = 0
@@ -106,12 +106,12 @@ def _store(hist, n) -> list:
     return out + [f"H{m}_{j} = _h{m}_{j}" for m in range(len(hist)) for j in range(n)]
 
 
-def trace_delta(scheme, n, n_params, projected):
+def trace_delta(scheme, n, n_params, projected, n_pre=0):
     """``(start, bodies, projections, n_slots)``: the lines of ``scheme.start``, of
     ``scheme.step`` per history length (``{length: lines}``, each ending in the new
     state ``N*`` and length ``nh``) and of ``scheme.map_history`` with the states
     ``projected`` (indices) set from the projected new state, per history length."""
-    tr = DeltaTracer(n, n_params)
+    tr = DeltaTracer(n, n_params, n_pre)
     u = tr.vector([f"U{j}" for j in range(n)])
     tr.u = u
     hist = scheme.start(tr, Sym("t_"), u, Sym("h"))
@@ -173,14 +173,21 @@ def _field_module(model):
              f"DELTA_FACTOR = {D.DELTA_FACTOR!r}",
              f"STICK, SLIP, REVERSAL = {D.STICK}, {D.SLIP}, {D.REVERSAL}"]
     parts += ["@njit(cache=True)\n" + inspect.getsource(f) for f in _PURE]
-    body = block_lines(exprs, args, a, fp + fm + ["_g", "_sp", "_sm"], "    ")
-    parts.append("\n".join(["@njit(cache=True)", f"def pieces({sig}):"] + body
+    # the subexpressions of the parameters alone: once per member (``pre``), not per evaluation
+    pre, names, body = hoisted_block_lines(exprs, args, None, fp + fm + ["_g", "_sp", "_sm"], set(d.p), "    ")
+    bind = [f"    {identifier(y)} = {v}" for y, v in zip(args, a)]
+    cs = [f"_c{k}" for k in range(len(names))]
+    if names:
+        parts.append("\n".join(["@njit(cache=True)", f"def pre({', '.join(a[n:])}):"] + bind[n:] + pre
+                               + [f"    return ({', '.join(names)},)"]))
+    parts.append("\n".join(["@njit(cache=True)", f"def pieces({', '.join(a + cs)}):"] + bind
+                           + [f"    {x} = {c}" for x, c in zip(names, cs)] + body
                            + [f"    return {', '.join(fp + fm)}, _g, delta_lambda_scalar(_g, _sp, _sm)"]))
     q = [f"_q{j}" for j in range(n)]
     body = block_lines(d.reset_expr(s.name), args, a, q, "    ")
     parts.append("\n".join(["@njit(cache=True)", f"def reset({sig}):"] + body + [f"    return {', '.join(q)}"]))
     mod = load_source("\n\n".join(parts) + "\n", "df" + source_key(model.name)[:8])
-    out = (mod, [d.y.index(s.algebraic)] + D.held_states(model))
+    out = (mod, [d.y.index(s.algebraic)] + D.held_states(model), len(names))
     _FIELDS[id(model)] = (model, out)
     return out
 
@@ -189,11 +196,13 @@ def _indent(lines, k):
     return [" " * k + x for x in lines]
 
 
-def _run_source(field_mod, n, n_params, start, bodies, projections, n_slots) -> str:
+def _run_source(field_mod, n, n_params, n_pre, start, bodies, projections, n_slots) -> str:
     U, N = [f"U{j}" for j in range(n)], [f"N{j}" for j in range(n)]
     FP, FM = [f"FP{j}" for j in range(n)], [f"FM{j}" for j in range(n)]
     QP, QM = [f"QP{j}" for j in range(n)], [f"QM{j}" for j in range(n)]
     P = ", ".join(f"P{i}" for i in range(n_params))
+    C = [f"W{k}" for k in range(n_pre)]  # the parameters' subexpressions (``pre``)
+    PC = ", ".join([P] + C)
 
     def by_length(table):
         if len(table) == 1:
@@ -214,7 +223,7 @@ def _run_source(field_mod, n, n_params, start, bodies, projections, n_slots) -> 
             out += _indent(list(compute) + by_length(stores), 4)
         return out
 
-    pieces_n = f"{', '.join(QP + QM)}, G1, L1 = pieces({', '.join(N)}, {P})"
+    pieces_n = f"{', '.join(QP + QM)}, G1, L1 = pieces({', '.join(N)}, {PC})"
     step = ["t_ = t0 + i * h", "cr = False"] + grouped(bodies) + [
         pieces_n, "nf += 1", "cr = cr or G * G1 <= 0.0",
         "EV, TO = delta_event(ST, cr, G, G1, L1)",
@@ -235,13 +244,15 @@ def _run_source(field_mod, n, n_params, start, bodies, projections, n_slots) -> 
              "    y_out[:, b, r:] = math.nan", "    break"]
     body = [f"P{i} = p_all[{i}, b]" for i in range(n_params)] + [f"U{j} = u_init[{j}, b]" for j in range(n)]
     body += [f"H{m}_{j} = 0.0" for m in range(n_slots) for j in range(n)]
-    body += [f"{', '.join(FP + FM)}, G, LAM = pieces({', '.join(U)}, {P})", "nf = 1",
+    body += [f"{', '.join(C)}, = pre({P})"] if C else []
+    body += [f"{', '.join(FP + FM)}, G, LAM = pieces({', '.join(U)}, {PC})", "nf = 1",
              "ST = G == 0 and LAM >= 0 and LAM <= 1", "SD = delta_side(ST, G, LAM)"]
     body += [f"y_out[{j}, b, 0] = U{j}" for j in range(n)]
     body += ["m_out[b, 0] = SD", "r = 1", "ne = 0", "t_ = t0", "cr = False"] + start
     body += ["for i in range(n_steps):"] + _indent(step, 4) + ["n_ev[b] = ne", "nfev[b] = nf"]
     lines = ["import math", "from numba import njit",
-             f"from {field_mod.__name__} import pieces, reset, delta_choice, delta_side, delta_event, STICK, SLIP",
+             f"from {field_mod.__name__} import {'pre, ' if C else ''}pieces, reset, delta_choice, delta_side, "
+             "delta_event, STICK, SLIP",
              "", "", "@njit(cache=True)",
              "def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_from, ev_to, "
              "n_ev, nfev, projection, b0, b1):",
@@ -274,10 +285,10 @@ def kernel(model, scheme):
 def _build(model, scheme):
     d = derive(model)
     n, n_params = d.n, len(d.p)
-    field_mod, projected = _field_module(model)
-    traced = trace_delta(scheme, n, n_params, projected)
+    field_mod, projected, n_pre = _field_module(model)
+    traced = trace_delta(scheme, n, n_params, projected, n_pre)
     try:
-        source = _run_source(field_mod, n, n_params, *traced)
+        source = _run_source(field_mod, n, n_params, n_pre, *traced)
         mod = load_source(source, "dk" + source_key(model.name, scheme.name)[:8])
         a = _arrays(n, n_params, 0, 2, 1)
         _call(mod.run, np.zeros((n, 0)), np.zeros((n_params, 0)), 1.0, 0.0, 1, np.array([0, 1, -1]), a,
