@@ -115,11 +115,13 @@ def test_environment_variable_forces_the_backend(monkeypatch):
 
 @pytest.mark.parametrize("scheme", ["implicit-euler", "bdf2-pc", "delta-heun"])
 def test_untraced_schemes_still_return_a_batch(scheme):
+    """Implicit and multistep schemes run member by member; the delta schemes run their
+    own compiled loop (nsfric.schemes.delta_kernel, tested in test_delta_kernel.py)."""
     case, law = ("dry-oscillator", "coulomb") if scheme.startswith("delta") else ("sliding-plates", "d-sds")
     name = "x0" if case == "dry-oscillator" else "v0"
     values = np.array([1.5, 3.0])
     sol = nsfric.simulate(case, law, scheme, 0.05, 2.0, params={name: values})
-    assert sol.info["backend"] == ("numpy" if scheme.startswith("delta") else "loop")
+    assert sol.info["backend"] == ("numba" if scheme.startswith("delta") else "loop")  # delta: its own loop
     ref = nsfric.simulate(case, law, scheme, 0.05, 2.0, params={name: values[1]})
     np.testing.assert_allclose(sol.y[:, 1, :], ref.y, rtol=1e-12)
     assert sol.member(1).modes == ref.modes
@@ -222,6 +224,27 @@ def test_compiled_single_run_is_the_same_run(case, law, scheme, dt, t_end):
     n = int(round(t_end / dt))  # the compiled kernel applies (else simulate ran per step)
     assert compiled_integrate(prob.model, param_vector(prob.model, prob.params), nsfric.schemes.get_scheme(scheme),
                               prob.y0, 0.0, dt, n) is not None
+
+
+def test_compiled_single_run_steps_past_a_corner_per_step():
+    """Cundall-Strack on the slope starts at rest on both switching surfaces (a corner the
+    kernel leaves to the mode logic): that step runs per step, the kernel goes on from
+    there, and the run is the per-step run (what the slope-block figures use)."""
+    from nsfric.schemes import get_scheme, simulate
+    from nsfric.schemes.batch import compiled_integrate
+    from nsfric.schemes.field import DiscreteField
+
+    prob = nsfric.get_case("slope-block").problem("cundall-strack", {"alpha": 15.0}, 2e-3)
+    a = simulate(prob, scheme="heun", dt=5e-6)
+    b = simulate(prob, scheme="heun", dt=5e-6, compiled=True)
+    np.testing.assert_array_equal(a.y, b.y)
+    assert (a.modes, a.n_rhs, a.termination) == (b.modes, b.n_rhs, b.termination)
+    args = (prob.model, DiscreteField(prob.model, prob.params).p, get_scheme("heun"), prob.y0, 0.0, 5e-6, 400)
+    assert compiled_integrate(*args) is None  # no field to take the corner step: per step
+    fld = DiscreteField(prob.model, prob.params)
+    out = compiled_integrate(*args, fld)
+    np.testing.assert_array_equal(out[1], a.y)
+    assert out[2]["nfev"] == a.n_rhs and fld.n_rhs == 2  # one Heun step per step: two evaluations
 
 
 def test_a_kernel_that_does_not_compile_falls_back_to_numpy(monkeypatch):

@@ -30,3 +30,18 @@ def test_quick_startup_benchmark_times_every_command_against_the_numpy_import():
     assert res["import numpy (baseline)"]["ratio"] == 1.0
     assert all(r["seconds"] > 0 for r in res.values())
     assert "| list |" in startup.report(res)
+
+
+def test_quick_delta_benchmark_runs_the_compiled_loop_against_a_hand_written_one():
+    """The slope-block benchmark of the delta scheme (benchmarks/delta.py) in its quick
+    mode: the three runners compute the same method (rows equal to round-off)."""
+    import delta
+
+    res = delta.bench(2, 1, 300)
+    rows = res["rows"]
+    assert set(rows) == {"nsfric delta kernel (compiled)", "nsfric NumPy fallback (per-step path)",
+                         "hand-written numba loop"}
+    assert rows["nsfric NumPy fallback (per-step path)"]["max_diff"] == 0.0
+    assert rows["hand-written numba loop"]["max_diff"] < 1e-15  # metres: the same scheme
+    assert all(r["ns_per_contact_step"] > 0 for r in rows.values())
+    assert "ns per contact-step" in delta.report(res)

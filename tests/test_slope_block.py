@@ -202,3 +202,30 @@ def test_run_writes_figures_2_to_5_with_csvs(tmp_path):
     # the grip: at 30 deg the damped exact friction sticks before Cundall-Strack settles
     f3 = summary["fig3"]["damping=1"]
     assert f3["exact static friction"]["first_stick"] < 1e-3
+
+
+def test_drift_figures_compute_through_sweep(monkeypatch):
+    """Figs 4-5 are sweeps (scheme x dt, scheme x l) of DriftPoint, whose delta points are
+    one batch over the grid phases: the rows are those of the direct batches."""
+    import importlib
+
+    sw = importlib.import_module("nsfric.study.sweep")  # (nsfric.study.sweep is also the function)
+    calls = []
+    real = sw.sweep
+    monkeypatch.setattr(sw, "sweep", lambda fn, **kw: calls.append(kw["grid"]) or real(fn, **kw))
+    window = (0.004, 0.008)
+    rows = S.drift_vs_dt(CASE, (5e-5, 2e-5), window=window, n_phases=2, integrators=("bdf2",))
+    assert calls == [{"scheme": ["delta-bdf2", "delta-heun-proj", "heun"], "dt": [5e-5, 2e-5]}]
+    assert [(r["scheme"], r["law"], r["dt"]) for r in rows] == [
+        ("delta-bdf2", "coulomb", 5e-5), ("delta-bdf2", "coulomb", 2e-5), ("delta-heun-proj", "coulomb", 5e-5),
+        ("delta-heun-proj", "coulomb", 2e-5), ("heun", "cundall-strack", 5e-5), ("heun", "cundall-strack", 2e-5)]
+    d, _ = S.delta_drifts(CASE, "bdf2", [CASE.bind("coulomb", {"alpha": 15.0})], 2e-5, window, 2)
+    assert rows[1]["drift"] == d[0, 0] and rows[1]["max_abs"] == np.max(np.abs(d[0]))
+    res = simulate(CASE, "cundall-strack", "heun", 5e-5, t_end=window[1], params={"alpha": 15.0})
+    assert rows[4]["drift"] == S.drift_of(res.t, res["x"], window)
+    sizes = S.drift_vs_size(CASE, (0.005, 0.02), integrators=("heun",), window=window, n_phases=2,
+                            with_exact=False)
+    assert calls[1] == {"scheme": ["delta-heun"], "l": [0.005, 0.02]}
+    d, stick = S.delta_drifts(CASE, "heun", [CASE.bind("coulomb", {"alpha": 15.0, "l": 0.02})], S.DT_PAPER,
+                              window, 2)
+    assert sizes[1]["drift"] == d[0, 0] and sizes[1]["stick_time"] == stick[0, 0]

@@ -15,10 +15,17 @@ import math
 
 import numpy as np
 
-from .base import simulate
+from ..schemes.base import simulate as _simulate
 from ..errors import SolverFailure, ZenoError
 from ..schemes.delta import DeltaField, run_batch
 from ..symbolic.derive import param_vector
+
+
+def simulate(case, law, scheme, dt, t_end, params):
+    """One discrete run by the compiled kernel where it applies (the same numbers as the
+    per-step path, :func:`nsfric.schemes.simulate` with ``compiled=True``; the delta
+    schemes run their compiled loop, :mod:`nsfric.schemes.delta_kernel`)."""
+    return _simulate(case, law, scheme, dt, t_end=t_end, params=params, compiled=True)
 
 #: Table 1
 DT_PAPER = 5e-6
@@ -170,55 +177,106 @@ def _stats(d):
             "max_abs": float(a[ok].max()), "diverged": int((~ok).sum())}
 
 
-# -- Fig 4 ---------------------------------------------------------------------------------
+# -- Figs 4-5: the drift sweeps ------------------------------------------------------------
 DELTA_SCHEMES = ("heun", "bdf2", "bdf5")
+#: plain runs from t = 0 (no grid phases) next to the delta schemes of Fig 4, and their laws
+PLAIN_LAWS = {"delta-heun-proj": "coulomb", "heun": "cundall-strack"}
+DRIFT_OBSERVABLES = ("drift", "mean_abs", "min_abs", "max_abs", "diverged", "stick_time")
 
 
-def drift_vs_dt(case, dts, alpha=15.0, window=WINDOW_1CM, integrators=DELTA_SCHEMES, params=None,
-                n_phases=N_PHASES, progress=None) -> list:
-    """Rows ``{scheme, law, dt, drift, mean_abs, min_abs, max_abs, rate}`` for a 1 cm block:
-    the delta schemes (``drift``: plain run from t = 0; ``*_abs`` over ``n_phases`` grid
-    phases), the projected delta-Heun and Cundall-Strack on Heun (plain runs)."""
-    values = case.bind("coulomb", dict(params or {}, alpha=alpha))
+class DriftPoint:
+    """The point function of the drift sweeps (:func:`nsfric.study.sweep.sweep`): a point
+    ``{"scheme", "dt", parameter: value, ...}`` -> :data:`DRIFT_OBSERVABLES` over ``window``.
+
+    ``delta-heun``, ``delta-bdf2``, ``delta-bdf5``: the delta scheme from ``n_phases``
+    grid phases, one batch (:func:`delta_drifts`; ``drift`` is the run from t = 0, the
+    ``*_abs`` statistics over the phases); the schemes of :data:`PLAIN_LAWS`: one run
+    from t = 0 on their law.  ``dt`` defaults to Table 1's.  ``together = (name,
+    values)``: the points along that axis run as one batch (computed at the first of
+    them, in the process that evaluates it; the NumPy loop pays its per-step cost once).
+    """
+
+    def __init__(self, case, window, n_phases, params, together=None):
+        self.case, self.window, self.n_phases, self.params = case, tuple(window), n_phases, dict(params)
+        self.together, self._batches = together, {}
+
+    def __repr__(self):  # the sweep's cache key of the points (with the package version)
+        return f"DriftPoint({self.case.name!r}, {self.window}, {self.n_phases}, {sorted(self.params.items())})"
+
+    def __call__(self, point: dict) -> dict:
+        point = dict(point)
+        scheme, dt = point.pop("scheme"), point.pop("dt", DT_PAPER)
+        params = {**self.params, **point}
+        if scheme in PLAIN_LAWS:
+            res = simulate(self.case, PLAIN_LAWS[scheme], scheme, dt, t_end=self.window[1], params=params)
+            return {**_stats(np.array([drift_of(res.t, res["x"], self.window)])), "stick_time": math.nan}
+        integ = scheme.removeprefix("delta-")
+        if integ not in DELTA_SCHEMES:
+            raise ValueError(f"scheme must be one of {[f'delta-{i}' for i in DELTA_SCHEMES] + list(PLAIN_LAWS)}, "
+                             f"got {scheme!r}")
+        name, values = self.together if self.together and self.together[0] in point else (None, [None])
+        key = (integ, dt, tuple(sorted((k, v) for k, v in params.items() if k != name)))
+        if key not in self._batches:
+            sets = [self.case.bind("coulomb", params if name is None else {**params, name: v}) for v in values]
+            d, stick = delta_drifts(self.case, integ, sets, dt, self.window, self.n_phases)
+            self._batches[key] = dict(zip(values, zip(d, stick)))
+        d, stick = self._batches[key][point.get(name)]
+        return {**_stats(d), "stick_time": float(stick[0])}
+
+
+def drift_sweep(case, grid, window, n_phases, params, progress=None, together=None, **options) -> list:
+    """The rows of :class:`DriftPoint` over ``grid`` (``scheme`` first; ``together``: an
+    axis batched), computed by :func:`nsfric.study.sweep.sweep` (``options``: its
+    ``executor``, ``jobs``, ``cache_dir`` ...), one dict per point in the grid's order."""
+    from ..study.grid import points
+    from ..study.sweep import sweep
+
+    report = None
+    if progress:
+        def report(done, total):
+            progress(f"{case.name} drift sweep ({', '.join(grid)}): {done}/{total} points")
+    ds = sweep(DriftPoint(case, window, n_phases, params, together), grid=grid, observables=list(DRIFT_OBSERVABLES),
+               estimate=False, progress=report, **options)
+    values = {o: ds[o].values.ravel() for o in DRIFT_OBSERVABLES}
     rows = []
-    span = window[1] - window[0]
-    for integ in integrators:
-        for dt in dts:
-            if progress:
-                progress(f"slope-block drift: delta-{integ}, dt = {dt:g}, {n_phases} phases")
-            d, _ = delta_drifts(case, integ, [values], dt, window, n_phases)
-            st = _stats(d[0])
-            rows.append({"scheme": f"delta-{integ}", "law": "coulomb", "dt": float(dt), **st,
-                         "rate": st["drift"] / span})
-    for scheme, law in (("delta-heun-proj", "coulomb"), ("heun", "cundall-strack")):
-        for dt in dts:
-            if progress:
-                progress(f"slope-block drift: {scheme} ({law}), dt = {dt:g}")
-            res = simulate(case, law, scheme, dt, t_end=window[1], params=dict(params or {}, alpha=alpha))
-            dd = drift_of(res.t, res["x"], window)
-            rows.append({"scheme": scheme, "law": law, "dt": float(dt), **_stats(np.array([dd])),
-                         "rate": dd / span})
+    for k, p in enumerate(points(grid)):
+        r = {o: float(values[o][k]) for o in DRIFT_OBSERVABLES}
+        r["diverged"] = int(r["diverged"])
+        rows.append({**p, **r})
     return rows
 
 
-# -- Fig 5 ---------------------------------------------------------------------------------
+def drift_vs_dt(case, dts, alpha=15.0, window=WINDOW_1CM, integrators=DELTA_SCHEMES, params=None,
+                n_phases=N_PHASES, progress=None, **options) -> list:
+    """Rows ``{scheme, law, dt, drift, mean_abs, min_abs, max_abs, rate}`` for a 1 cm block:
+    the delta schemes (``drift``: plain run from t = 0; ``*_abs`` over ``n_phases`` grid
+    phases), the projected delta-Heun and Cundall-Strack on Heun (plain runs); one sweep
+    over scheme x dt (:func:`drift_sweep`)."""
+    schemes = [f"delta-{i}" for i in integrators] + list(PLAIN_LAWS)
+    span = window[1] - window[0]
+    rows = drift_sweep(case, {"scheme": schemes, "dt": [float(dt) for dt in dts]}, window, n_phases,
+                       dict(params or {}, alpha=alpha), progress, **options)
+    keys = ("drift", "mean_abs", "min_abs", "max_abs", "diverged")
+    return [{"scheme": r["scheme"], "law": PLAIN_LAWS.get(r["scheme"], "coulomb"), "dt": r["dt"],
+             **{k: r[k] for k in keys}, "rate": r["drift"] / span} for r in rows]
+
+
 def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.0,
                   window=WINDOW_SIZES, params=None, n_phases=N_PHASES, progress=None,
-                  with_exact=True) -> list:
+                  with_exact=True, **options) -> list:
     """Rows ``{integrator, l, drift, mean_abs, min_abs, max_abs, rate, stick_time}``: the
-    delta scheme for all sizes and grid phases in one batch per integrator, and the
-    exact reference (IDA) per size."""
-    sets = [case.bind("coulomb", dict(params or {}, alpha=alpha, l=float(l))) for l in sizes]
+    delta schemes over the grid phases, one sweep over scheme x l (:func:`drift_sweep`;
+    all sizes and phases of a scheme in one batch), and the exact reference (IDA, else
+    Filippov) per size."""
     span = window[1] - window[0]
+    grid = {"scheme": [f"delta-{i}" for i in integrators], "l": [float(l) for l in sizes]}
     rows = []
-    for integ in integrators:
-        if progress:
-            progress(f"slope-block size sweep: delta-{integ}, {len(sizes)} sizes x {n_phases} phases")
-        d, stick = delta_drifts(case, integ, sets, dt, window, n_phases)
-        for b, l in enumerate(sizes):
-            st = _stats(d[b])
-            rows.append({"integrator": integ, "scheme": f"delta-{integ}", "l": float(l), **st,
-                         "rate": st["drift"] / span, "stick_time": float(stick[b, 0])})
+    for r in drift_sweep(case, grid, window, n_phases, dict(params or {}, alpha=alpha), progress,
+                         ("l", grid["l"]), **options):
+        integ = r["scheme"].removeprefix("delta-")
+        rows.append({"integrator": integ, "scheme": r["scheme"], "l": r["l"],
+                     **{k: r[k] for k in ("drift", "mean_abs", "min_abs", "max_abs", "diverged")},
+                     "rate": r["drift"] / span, "stick_time": r["stick_time"]})
     if with_exact:
         for l in sizes:
             if progress:

@@ -250,7 +250,7 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     out = None
     if compiled and not stages and max_seconds is None:
         from .batch import compiled_integrate
-        out = compiled_integrate(prob.model, fld.p, scheme, prob.y0, t0, dt, n_steps)
+        out = compiled_integrate(prob.model, fld.p, scheme, prob.y0, t0, dt, n_steps, fld)
     if out is None:
         out = scheme.integrate(fld, t0, np.asarray(prob.y0, dtype=float), dt, n_steps, record)
     t, Y, info = out

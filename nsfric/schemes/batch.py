@@ -174,7 +174,7 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
             return "numba", int(nfev.sum())
     if backend in ("auto", "numba", "numpy"):
         if isinstance(scheme, DeltaScheme):
-            return "numpy", _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps)
+            return _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend)
         try:
             trace_scheme(scheme, _compiled(model), len(model.params))
         except Untraceable:
@@ -193,28 +193,65 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
     return "loop", nfev
 
 
-def compiled_integrate(model, params, scheme, y0, t0, h, n_steps):
+#: per-step steps a compiled single run may take (states on a surface) before it goes
+#: per step altogether
+MAX_RESTARTS = 32
+
+
+def compiled_integrate(model, params, scheme, y0, t0, h, n_steps, field=None):
     """One run by the compiled kernel, as :meth:`Scheme.integrate` returns it plus the
     modes of the rows and ``nfev``; None where the kernel does not apply (no numba, a
-    scheme it cannot trace, a member it cannot finish)."""
-    from .batch_kernel import Untraceable, kernel
+    scheme it cannot trace, a member it cannot finish).
+
+    A step the kernel cannot take (a state exactly on a switching surface at a corner,
+    where the mode logic decides) is taken by the scheme's own ``step`` on ``field``
+    (the run's :class:`DiscreteField`), and the kernel goes on from the new state: the
+    same run, for schemes that keep no history between steps (the others, or more than
+    :data:`MAX_RESTARTS` such steps: None, the caller runs per step).
+    """
+    from .batch_kernel import Untraceable, kernel, trace_scheme
 
     try:
         run, _ = kernel(model, scheme)
     except (ImportError, Untraceable):
         return None
     P = np.ascontiguousarray(np.asarray(params, dtype=float).reshape(-1, 1))
-    Y = np.empty((len(y0), 1, n_steps + 1))
-    status, steps, nfev = (np.zeros(1, dtype=np.int64) for _ in range(3))
-    run(np.asarray(y0, dtype=float).reshape(-1, 1), P, h, t0, n_steps, Y, status, steps, nfev, 0, 1)
-    if status[0] != 0:
-        return None
-    s = int(steps[0])
-    term = "reached t_end" if s == n_steps else f"diverged at t = {t0 + (s - 1) * h + h:.6g}"
+    n = len(y0)
+    Y = np.empty((n, 1, n_steps + 1))
+    u = np.asarray(y0, dtype=float)
+    Y[:, 0, 0] = u
+    pos = nf = restarts = 0
+    while pos < n_steps:
+        sub = Y if pos == 0 else np.empty((n, 1, n_steps - pos + 1))
+        status, steps, nfev = (np.zeros(1, dtype=np.int64) for _ in range(3))
+        run(np.ascontiguousarray(u.reshape(-1, 1)), P, h, t0, n_steps - pos, sub, status, steps, nfev, 0, 1)
+        done, nf = int(steps[0]), nf + int(nfev[0])
+        if status[0] == 0:
+            Y[:, :, pos + 1:] = sub[:, :, 1:]
+            pos += done
+            break
+        Y[:, :, pos + 1:pos + done + 1] = sub[:, :, 1:done + 1]
+        pos += done
+        if field is None or restarts == MAX_RESTARTS or trace_scheme(scheme, _compiled(model), P.shape[0])[2]:
+            return None
+        restarts += 1
+        t, n0 = t0 + pos * h, field.n_rhs
+        with np.errstate(all="ignore"):
+            try:
+                u, _ = scheme.step(field, t, Y[:, 0, pos], h, scheme.start(field, t, Y[:, 0, pos], h))
+            except Diverged:
+                u = np.full(n, np.nan)
+        nf += field.n_rhs - n0
+        pos += 1
+        Y[:, 0, pos] = u
+        if not np.all(np.isfinite(u)):
+            Y[:, :, pos + 1:] = np.nan
+            break
+    term = "reached t_end" if pos == n_steps else f"diverged at t = {t0 + (pos - 1) * h + h:.6g}"
     codes, names = mode_codes(model, Y, P)
     modes = [names[c] if c >= 0 else None for c in codes[0].tolist()]
     return (t0 + h * np.arange(n_steps + 1), Y[:, 0, :],
-            {"events": [], "termination": term, "steps": s, "modes": modes, "nfev": int(nfev[0])})
+            {"events": [], "termination": term, "steps": pos, "modes": modes, "nfev": nf})
 
 
 def _copy_member(r, b, Y, steps):
@@ -223,15 +260,18 @@ def _copy_member(r, b, Y, steps):
     steps[b] = Y.shape[2] - 1 if ok.all() else int(np.argmin(ok))
 
 
-def _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps):
+def _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend):
+    """The delta schemes' own batch loop (:func:`~nsfric.schemes.delta.run_batch`):
+    ``(path, nfev)``."""
     from .delta import DeltaField, run_batch
 
     df = DeltaField(model, P)
-    t, Yd, events, M = run_batch(df, U0, h, n_steps, scheme.base, scheme.projection, t0=t0)
+    t, Yd, events, M = run_batch(df, U0, h, n_steps, scheme.base, scheme.projection, t0=t0,
+                                 backend=backend)
     Y[...] = Yd
     ok = np.all(np.isfinite(Yd), axis=0)
     steps[~ok.all(axis=1)] = np.argmin(ok, axis=1)[~ok.all(axis=1)]
-    return df.n_eval
+    return df.backend, df.n_eval
 
 
 def _integrate(fld, scheme, U0, h, t0, n_steps, Y, steps, budget):

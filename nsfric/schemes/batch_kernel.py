@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..symbolic.derive import derive
-from ..symbolic.kernel import block_lines, identifier, load_source, source_key
+from ..symbolic.kernel import block_lines, identifier, integer_powers, load_source, source_key
 from .field import Eval, _compiled, partition
 
 #: kernel status of a member: the per-member path must run it
@@ -54,6 +54,8 @@ class Sym:
         raise Untraceable(f"cannot trace an operation on {type(x).__name__}")
 
     def _op(self, o, fmt):
+        if isinstance(o, np.ndarray):  # a vector: elementwise, by the array's own operator
+            return NotImplemented
         return Sym(fmt.format(a=self.c, b=Sym.code(o)))
 
     def __add__(self, o): return self._op(o, "({a} + {b})")
@@ -73,7 +75,21 @@ class Sym:
         raise Untraceable("the scheme converts a state to a number")
 
 
-class Tracer:
+class Recorder:
+    """Lines of code recorded in order, fresh variable names, symbolic vectors."""
+
+    def var(self, prefix="T"):
+        self._k += 1
+        return f"{prefix}{self._k}"
+
+    def vector(self, names):
+        return np.array([Sym(c) for c in names], dtype=object)
+
+    def emit(self, line):
+        self.lines.append(line)
+
+
+class Tracer(Recorder):
     """The :class:`DiscreteField` interface recording code (see module docstring)."""
 
     stagewise = True
@@ -89,16 +105,6 @@ class Tracer:
         self.n_eval = 0
         self._k = 0
         self._split = None
-
-    def var(self, prefix="T"):
-        self._k += 1
-        return f"{prefix}{self._k}"
-
-    def vector(self, names):
-        return np.array([Sym(c) for c in names], dtype=object)
-
-    def emit(self, line):
-        self.lines.append(line)
 
     @property
     def split(self):
@@ -305,11 +311,12 @@ def _run_source(n, n_params, start, body) -> str:
     lines += [f"        y_out[{j}, b, 0] = U{j}" for j in range(n)]
     lines += ["        st = 0", "        dv = False", "        nf = 0", "        t_ = t0"]
     lines += ["        " + s for s in start]
-    lines += ["        if st != 0:", "            status[b] = st", "            continue",
+    lines += ["        if st != 0:", "            status[b] = st", "            steps[b] = 0", "            continue",
               "        steps[b] = n_steps", "        for i in range(n_steps):",
               f"{ind}t_ = t0 + i * h", f"{ind}dv = False"]
     lines += [ind + s for s in body]
-    lines += [f"{ind}nfev[b] = nf", f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    break",
+    lines += [f"{ind}if st != 0:", f"{ind}    status[b] = st", f"{ind}    steps[b] = i", f"{ind}    break",
+              f"{ind}nfev[b] = nf",
               f"{ind}if dv:"] + [f"{ind}    N{j} = math.nan" for j in range(n)]
     lines += [f"{ind}{u} = N{j}" for j, u in enumerate(U)]
     lines += [f"{ind}y_out[{j}, b, i + 1] = U{j}" for j in range(n)]
@@ -366,28 +373,45 @@ def kernel(model, scheme):
 
     ``run(U0, P, h, t0, n_steps, Y, status, steps, nfev, b0, b1)`` steps members
     ``b0..b1-1`` of ``U0`` (n, B) with parameter vectors ``P`` (n_params, B) into ``Y``
-    (n, B, N); ``status[b] < 0`` marks a member to rerun per member, ``steps[b]`` the
-    steps done, ``nfev[b]`` the field evaluations (as the per-member run counts them).
+    (n, B, N); ``status[b] < 0`` marks a member to rerun per member (``steps[b]``
+    the steps done before, ``nfev[b]`` their evaluations), else ``steps[b]`` is the
+    steps done and ``nfev[b]`` the field evaluations (as the per-member run counts them).
     """
     import numba  # noqa: F401  (ImportError: the caller uses the NumPy path)
 
-    key = (id(model), scheme.name)
-    hit = _KERNELS.get(key)
+    return remembered(_KERNELS, (id(model), scheme.name), model, lambda: _build(model, scheme))
+
+
+def remembered(cache, key, model, build):
+    """``build()`` once per process and ``key`` of ``model`` (its Untraceable too: tried once)."""
+    hit = cache.get(key)
     if hit is not None and hit[0] is model:
         if isinstance(hit[1], Untraceable):
-            raise hit[1]  # tried once in this process
+            raise hit[1]
         return hit[1]
     try:
-        out = _build(model, scheme)
+        out = build()
     except Untraceable as e:
-        _KERNELS[key] = (model, e)
+        cache[key] = (model, e)
         raise
-    _KERNELS[key] = (model, out)
+    cache[key] = (model, out)
     return out
+
+
+def check_powers(model, exprs):
+    """Raise :class:`Untraceable` for integer powers ``x**k``, ``k >= 3``, in ``exprs``:
+    numba multiplies them out where the per-step run calls ``pow`` (last bits differ;
+    ``x*x`` is NumPy's square; :func:`~nsfric.symbolic.kernel.integer_powers`)."""
+    powers = sorted(k for k in integer_powers(exprs) if k >= 3)
+    if powers:
+        raise Untraceable(f"{model.name!r}: integer powers {powers} would not round as the per-step run does")
 
 
 def _build(model, scheme):
     c = _compiled(model)
+    d = derive(model)
+    exprs = list(c.h.exprs) + [e for m in model.mode_names for e in d.modes[m].rhs]
+    check_powers(model, exprs + [e for m in c.constrained for e in d.reset_expr(m)])
     n_params = len(model.params)
     start, body, _, n_eval = trace_scheme(scheme, c, n_params)
     try:

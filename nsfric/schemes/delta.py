@@ -45,24 +45,26 @@ and ``delta-bdf5`` are aliases of those (the fully implicit ``bdf2`` is another
 method).  The adjustment acts on rates only, so Runge-Kutta schemes run in their
 tableau form (``u + h/2 (k1 + k2)``; :mod:`nsfric.schemes.rk`).
 Everything numeric comes from the derived model (rates of the two regions, the
-switching function and the indicators, generated together in one function); the run
-is vectorised over a batch of parameter sets (:func:`run_batch`), which the
-particle-size study of Fig 5 uses.
+switching function and the indicators, generated together in one function); a run is
+a batch of parameter sets and initial states (:func:`run_batch`): compiled
+(:mod:`~nsfric.schemes.delta_kernel`), else NumPy (:mod:`~nsfric.schemes.delta_loop`).
 """
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
 from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
 from .base import Scheme, get_scheme, register_alias, register_scheme
+from .delta_rules import (DELTA_FACTOR, REVERSAL, SLIP, STICK, delta_choice, delta_event,  # noqa: F401
+                          delta_lambda_scalar, delta_side, ieee_div)
 from .field import Eval, RateField
 
 #: Krengel & Matuttis's names of the integrators -> the registered schemes
 KM_INTEGRATORS = {"heun": "heun", "bdf2": "bdf2-pc", "bdf5": "bdf5-pc"}
-DELTA_FACTOR = 0.9  #: eq 17
 
 
 def delta_indicators(g, s_plus, s_minus, factor=DELTA_FACTOR):
@@ -83,29 +85,6 @@ def delta_indicators(g, s_plus, s_minus, factor=DELTA_FACTOR):
     return a1, a2
 
 
-def delta_lambda_scalar(g: float, s_plus: float, s_minus: float, factor=DELTA_FACTOR) -> float:
-    """Eq 12 with the indicators of eqs 15-17, in Python floats (the single-run path of
-    :class:`DeltaField`; same arithmetic as :func:`delta_indicators`, tested equal)."""
-    try:
-        d1 = -factor * g / s_plus
-        a1 = (g + d1 * s_plus) / d1
-    except ZeroDivisionError:
-        a1 = s_plus
-    try:
-        d2 = -factor * g / s_minus
-        a2 = -(g + d2 * s_minus) / d2
-    except ZeroDivisionError:
-        a2 = -s_minus
-    if not math.isfinite(a1):
-        a1 = s_plus
-    if not math.isfinite(a2):
-        a2 = -s_minus
-    try:
-        return a1 / (a1 + a2)
-    except ZeroDivisionError:
-        return math.nan
-
-
 class DeltaField:
     """Rates of the delta-approximated exact friction for a batch of parameter sets.
 
@@ -120,14 +99,21 @@ class DeltaField:
     """
 
     def __init__(self, model, P):
-        c = _compiled(model)
         self.model = model
-        self.sliding, self.n, self._fun, self._fun_math, self.reset, self.alg, self.held = c
+        self.sliding, d, _ = pieces_exprs(model)
+        self.n, self.alg = d.n, d.y.index(self.sliding.algebraic)
         P = np.asarray(P, dtype=float)
         self.P = P[:, None] if P.ndim == 1 else P
         self._scalar = self.P.shape[1] == 1
         self._plist = self.P[:, 0].tolist()
         self.n_eval = 0
+
+    def __getattr__(self, name):  # generated on first use (the compiled loop needs none)
+        if name not in ("_fun", "_fun_math", "reset", "held"):
+            raise AttributeError(name)
+        c = _compiled(self.model)
+        self._fun, self._fun_math, self.reset, self.held = c[2], c[3], c[4], c[6]
+        return getattr(self, name)
 
     def pieces(self, U):
         """``(f_I, f_II, g, lam)`` at the states ``U`` (n, B)."""
@@ -148,12 +134,10 @@ class DeltaField:
         """Eq 9 while stuck with ``lam`` in [0, 1]; else the side of ``g`` (or of ``lam``)."""
         fp, fm, g, lam = pieces
         if len(g) == 1:  # scalar fast path, the same decisions
-            g0, l0 = g[0], lam[0]
-            if stuck[0] or g0 == 0:
-                if 0 <= l0 <= 1:
-                    return (1 - l0) * fp + l0 * fm
-                return fp if l0 < 0 else fm
-            return fp if g0 > 0 else fm
+            c = delta_choice(stuck[0], g[0], lam[0])
+            if c == 0:
+                return (1 - lam[0]) * fp + lam[0] * fm
+            return fp if c > 0 else fm
         on = stuck | (g == 0)
         if not on.any():
             return np.where(g > 0, fp, fm)
@@ -167,11 +151,26 @@ class DeltaField:
 
 
 _COMPILED: dict = {}
+_PIECES: dict = {}
 
 
 def _compiled(model):
     """The generated functions and indices of ``model``'s Filippov surface (once per model)."""
     hit = _COMPILED.get(id(model))
+    if hit is not None and hit[0] is model:
+        return hit[1]
+    s, d, exprs = pieces_exprs(model)
+    out = (s, d.n, generate(exprs, (d.y, d.p)), generate(exprs, (d.y, d.p), "math"),
+           d.reset(s.name), d.y.index(s.algebraic), held_states(model))
+    _COMPILED[id(model)] = (model, out)
+    return out
+
+
+def pieces_exprs(model):
+    """``(sliding, derived model, expressions)``: the expressions of
+    :meth:`DeltaField.pieces` -- the rates of the two regions, the switching function
+    and its indicators ``sigma_{I,II}`` -- for ``model``'s one Filippov sliding mode."""
+    hit = _PIECES.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
     sl = [s for s in model.slidings if s.kind == "filippov"]
@@ -183,12 +182,16 @@ def _compiled(model):
     exprs = (list(d.modes[s.plus].rhs) + list(d.modes[s.minus].rhs)
              + [model.switching[s.surface], d.sigma_expr(s.surface, s.plus),
                 d.sigma_expr(s.surface, s.minus)])
+    _PIECES[id(model)] = (model, (s, d, exprs))
+    return s, d, exprs
+
+
+def held_states(model) -> list:
+    """Indices of the states whose rate in the sliding mode's ``plus`` region is the
+    algebraic state (``x' = v``): held by the projection of a multistep history."""
+    s, d, _ = pieces_exprs(model)
     plus = model.mode(s.plus)
-    held = [i for i, y in enumerate(d.y) if sp_equal(plus.rhs[y], s.algebraic)]  # x' = v
-    out = (s, d.n, generate(exprs, (d.y, d.p)), generate(exprs, (d.y, d.p), "math"),
-           d.reset(s.name), d.y.index(s.algebraic), held)
-    _COMPILED[id(model)] = (model, out)
-    return out
+    return [i for i, y in enumerate(d.y) if sp_equal(plus.rhs[y], s.algebraic)]
 
 
 def sp_equal(a, b) -> bool:
@@ -251,109 +254,50 @@ def integrator_scheme(integrator, corrections=1):
 
 
 def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=False,
-              corrections=1, t0=0.0, keep=1, progress=None):
+              corrections=1, t0=0.0, keep=1, progress=None, backend=None):
     """Integrate ``n_steps`` fixed steps of ``integrator`` plus the delta adjustment for a
     batch of initial states ``U0`` (n, B).
 
     Returns ``(t, Y, events, modes)``: times of the kept rows (every ``keep``-th step
     and the last), ``Y`` (n, B, rows), per batch member a list of events
     ``{"t", "kind", "from", "to"}`` (``stick``/``slip``/``reversal``), and ``modes``
-    (B, rows): +1 / -1 for the dynamic side, 0 while stuck.
+    (B, rows): +1 / -1 for the dynamic side, 0 while stuck.  The rows of a member after
+    the step at which its state became entirely non-finite are NaN (and its mode 0).
+
+    ``backend`` (default ``$NSFRIC_BATCH_BACKEND``, else ``"auto"``: the first that
+    applies): ``"numba"`` (:mod:`~nsfric.schemes.delta_kernel`) or ``"numpy"``
+    (:mod:`~nsfric.schemes.delta_loop`), the same numbers; ``field.backend`` says which ran.
     """
     scheme = integrator_scheme(integrator, corrections)
+    backend = backend or os.environ.get("NSFRIC_BATCH_BACKEND") or "auto"
+    if backend == "loop":
+        backend = "auto"  # a delta run is one loop over its members either way
+    if backend not in ("auto", "numba", "numpy"):
+        raise ValueError(f"backend must be one of ('auto', 'numba', 'numpy', 'loop'), got {backend!r}")
+    U0 = np.array(U0, dtype=float)
+    if U0.ndim == 1:
+        U0 = U0[:, None]
+    if backend != "numpy":
+        from .batch_kernel import Untraceable
+        from .delta_kernel import run_kernel
+
+        try:
+            out = run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress)
+        except (ImportError, Untraceable):
+            if backend == "numba":
+                raise
+        else:
+            field.backend = "numba"
+            return out
+    from .delta_loop import run_numpy
+
+    field.backend = "numpy"
     with np.errstate(all="ignore"):
-        return _run(field, U0, h, n_steps, scheme, projection, t0, keep, progress)
+        return run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress)
 
 
-def _run(field, U0, h, n_steps, scheme, projection, t0, keep, progress):
-    U = np.array(U0, dtype=float)
-    if U.ndim == 1:
-        U = U[:, None]
-    n, B = U.shape
-    P = field.pieces(U)
-    _, _, g, lam = P
-    stuck = (g == 0) & (lam >= 0) & (lam <= 1)
-    side = _side(stuck, g, lam)
-    adj = DeltaAdjustment(field, stuck)
-    adj.prime(U, P)
-    events = [[] for _ in range(B)]
-    rows = list(range(0, n_steps + 1, keep))
-    if rows[-1] != n_steps:
-        rows.append(n_steps)
-    Y = np.empty((n, B, len(rows)))
-    Y[:, :, 0] = U
-    M = np.zeros((B, len(rows)), dtype=np.int8)
-    M[:, 0] = side
-    r = 1
-    hist = scheme.start(adj, t0, U, h)
-    for i in range(n_steps):
-        U1, hist = scheme.step(adj, t0 + i * h, U, h, hist)
-        P1 = field.pieces(U1)
-        _, _, g1, lam1 = P1
-        crossed = g * g1 <= 0  # g reached or crossed 0 within the step (at a stage or its end)
-        for gs in adj.stage_g:
-            crossed |= g * gs <= 0
-        inband = (lam1 >= 0) & (lam1 <= 1)
-        enter = ~stuck & crossed & inband              # g reached or crossed 0, fields push in
-        leave = stuck & ~inband                        # lam left [0, 1]
-        reverse = ~stuck & (g * g1 < 0) & ~inband      # crossing (dynamic friction)
-        t1 = t0 + (i + 1) * h
-        if np.any(enter | leave | reverse):
-            for b in np.nonzero(enter)[0]:
-                events[b].append({"t": t1, "kind": "stick", "from": _name(field, side[b]), "to": "stick"})
-            for b in np.nonzero(leave)[0]:
-                to = field.sliding.plus if lam1[b] < 0 else field.sliding.minus
-                events[b].append({"t": t1, "kind": "slip", "from": "stick", "to": to})
-            for b in np.nonzero(reverse)[0]:
-                to = field.sliding.plus if g1[b] > 0 else field.sliding.minus
-                events[b].append({"t": t1, "kind": "reversal", "from": _name(field, side[b]), "to": to})
-        stuck = (stuck | enter) & ~leave
-        side = _side(stuck, g1, lam1)
-        if projection and np.any(enter):
-            U1, hist = _project(field, scheme, U1, hist, enter, B)
-            P1 = field.pieces(U1)
-            g1 = P1[2]
-        U, P, g = U1, P1, g1
-        adj.stuck = stuck
-        adj.prime(U, P)
-        if rows[r] == i + 1:
-            Y[:, :, r] = U
-            M[:, r] = side
-            r += 1
-            if progress and r % 50 == 0:
-                progress(r / len(rows))
-        if not np.all(np.isfinite(U)):  # a diverged member stays NaN; the others go on
-            if not np.any(np.isfinite(U)):
-                Y[:, :, r:] = np.nan
-                break
-    t = t0 + h * np.array(rows, dtype=float)
-    return t, Y, events, M
-
-
-def _project(field, scheme, U1, hist, enter, B):
-    """Velocity projection on entering the stuck state (Hairer & Wanner II p 471): the
-    reset map of the sliding mode; a multistep history is projected too (positions
-    held, at rest)."""
-    U1 = U1.copy()
-    U1[:, enter] = field.reset(U1[:, enter], field.P[:, enter] if field.P.shape[1] == B else field.P)
-
-    def held(y):
-        y = y.copy()
-        y[field.alg, enter] = U1[field.alg, enter]
-        for s in field.held:
-            y[s, enter] = U1[s, enter]
-        return y
-
-    return U1, scheme.map_history(hist, held)
-
-
-def _side(stuck, g, lam):
-    """The field a member uses next: 0 stuck, else the side of ``g`` (of ``lam`` at g = 0),
-    as :meth:`DeltaField.rates` decides it."""
-    return np.where(stuck, 0, np.where(g != 0, np.sign(g), np.where(lam < 0, 1, -1))).astype(np.int8)
-
-
-def _name(field, side):
+def side_name(field, side):
+    """The mode name of a side code (+1 ``f_I``, -1 ``f_II``, 0 stuck)."""
     if side > 0:
         return field.sliding.plus
     if side < 0:

@@ -74,19 +74,46 @@ def block_lines(exprs, args, values, outs, indent="") -> list:
     """The body of :func:`function_source` as lines to paste into a caller: the symbols
     ``args`` bound to the code ``values`` (None: already bound), the common
     subexpressions, then ``outs`` (names, or one name for the whole tuple) assigned."""
+    pre, _, lines = hoisted_block_lines(exprs, args, values, outs, (), indent)
+    return pre + lines
+
+
+def hoisted_block_lines(exprs, args, values, outs, invariant, indent=""):
+    """:func:`block_lines` with the common subexpressions of the ``invariant`` symbols
+    alone taken out: ``(pre, names, lines)``, ``pre`` the binding of ``args`` and those
+    subexpressions, ``names`` their symbols, ``lines`` the rest (reading them by name).
+    The same code, so the same values: a caller computes ``pre`` once per member."""
     exprs = [sp.sympify(e) for e in exprs]
     printer = _printer()
     subs, reduced = sp.cse(exprs)
-    lines = []
-    if values is not None:
-        lines += [f"{identifier(a)} = {v}" for a, v in zip(args, values)]
-    lines += [f"{sym} = {printer.doprint(e)}" for sym, e in subs]
+    pre = [f"{identifier(a)} = {v}" for a, v in zip(args, values)] if values is not None else []
+    known, names, lines = set(invariant), [], []
+    for sym, e in subs:
+        if known and e.free_symbols <= known:
+            known.add(sym)
+            names.append(str(sym))
+            pre.append(f"{sym} = {printer.doprint(e)}")
+        else:
+            lines.append(f"{sym} = {printer.doprint(e)}")
     vals = [f"float({printer.doprint(sp.sympify(e))})" for e in reduced]
     if len(outs) == 1 and len(vals) != 1 or outs == ["_out"]:
         lines.append(f"{outs[0]} = ({', '.join(vals)},)")
     else:
         lines += [f"{o} = {v}" for o, v in zip(outs, vals)]
-    return [indent + x for x in lines]
+    return [indent + x for x in pre], names, [indent + x for x in lines]
+
+
+def integer_powers(exprs) -> set:
+    """The integer exponents of the powers in ``exprs``.
+
+    Where the compiled code's floating-point result can differ from the NumPy and math
+    functions of :func:`~nsfric.symbolic.codegen.generate` in the last bit: numba
+    multiplies out ``x**k`` for integer ``k >= 2`` (``x*x`` equals NumPy's square, not
+    the math backend's ``pow``; ``k >= 3`` neither), and NumPy's array ``pow`` (SIMD)
+    differs from ``pow`` of the C library, which numba and the math backend call for the
+    other exponents.  Callers refuse to compile what they cannot reproduce.
+    """
+    return {int(p.exp) for e in exprs for p in sp.sympify(e).atoms(sp.Pow) if p.exp.is_Integer}
 
 
 def source_key(*parts) -> str:
