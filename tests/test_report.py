@@ -173,3 +173,16 @@ def test_report_unknown_case_writes_nothing(tmp_path, capsys):
     assert main(["report", "--out", str(tmp_path / "r"), "--cases", "nope"]) == 2
     assert "unknown case 'nope'" in capsys.readouterr().err
     assert not os.path.exists(tmp_path / "r")
+
+
+def test_report_cache_follows_the_one_cache_folder_rule(monkeypatch, tmp_path):
+    """Kernels, sweeps and reports share one rule: ``$NSFRIC_CACHE_DIR/<kind>``, else
+    ``$XDG_CACHE_HOME/nsfric/<kind>``."""
+    from nsfric.io import cache_dir
+
+    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path))
+    assert cache.cache_root() == str(tmp_path / "report") == cache_dir("report")
+    assert cache_dir("sweep") == str(tmp_path / "sweep")
+    monkeypatch.delenv("NSFRIC_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_root() == str(tmp_path / "xdg" / "nsfric" / "report")

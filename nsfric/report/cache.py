@@ -7,8 +7,9 @@ case defined in ``<stem>.py``, or the plug-in's module file), the case contract
 ``solvers``, ``schemes``, ``study`` and the ground-floor modules).  The verdict and
 caption declarations are not part of it: verdicts are re-evaluated on every report.
 
-Entries live in ``$NSFRIC_CACHE_DIR`` or the user cache folder
-(``$XDG_CACHE_HOME/nsfric/report``, default ``~/.cache/nsfric/report``), one folder per
+Entries live in ``$NSFRIC_CACHE_DIR/report``, else the user cache folder
+(``$XDG_CACHE_HOME/nsfric/report``, default ``~/.cache/nsfric/report``; the same rule as
+the kernel and sweep caches, :func:`nsfric.io.cache_dir`), one folder per
 key holding the files the case wrote and ``manifest.json``.
 """
 from __future__ import annotations
@@ -20,7 +21,7 @@ import shutil
 import sys
 import tempfile
 
-from ..io import versions
+from ..io import cache_dir, versions
 
 #: the folder of the nsfric package
 PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -31,11 +32,7 @@ MANIFEST = "manifest.json"
 
 def cache_root() -> str:
     """The folder of the report cache (see the module docstring)."""
-    root = os.environ.get("NSFRIC_CACHE_DIR")
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        root = os.path.join(base, "nsfric", "report")
-    return root
+    return cache_dir("report")
 
 
 def _py_files(folder: str) -> list:
