@@ -20,15 +20,19 @@ import numpy as np
 
 from ..plotting import figure
 from ..solvers.crosscheck import disagreement
+from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
+from ..symbolic.laws import test_force, v_1, v_2, xi_1, xi_2
 from .sliding_plates_study import cumulative_integral
 
 
 def _local(sol):
     """``times -> (y, xi', outputs, modes)`` of the exact reference, per mode from the
-    derived right-hand sides and outputs."""
+    derived right-hand sides and outputs; the outputs also hold the law's test force
+    ``F_S`` (eq 1) as ``F_S_1``, ``F_S_2``."""
     d = derive(sol.model)
     p = param_vector(sol.model, sol.params)
+    test = generate([test_force(xi_1, v_1), test_force(xi_2, v_2)], (d.y, d.p))
 
     def local(t):
         t = np.atleast_1d(t)
@@ -43,6 +47,7 @@ def _local(sol):
             vals = f(y[:, sel], p)
             for i, q in enumerate(names):
                 out.setdefault(q, np.empty(len(t)))[sel] = vals[i]
+        out["F_S_1"], out["F_S_2"] = test(y, p)
         return y, rates[:2], out, modes
 
     return local
@@ -74,7 +79,7 @@ def balance_data(case, samples: int = 2001) -> dict:
     E = out["E_kin"] + out["E_el"]
     budget = E - E[0] + W_diss - W_ext
     sliding = np.array([m == "slip" for m in modes])
-    F_S = -k * xi - gamma * v                                  # eq 1, the test force
+    F_S = np.array([out["F_S_1"], out["F_S_2"]])                # eq 1, the law's test force
     norm_F = np.hypot(F[0], F[1])
     cross_FS = F[0] * F_S[1] - F[1] * F_S[0]                     # zero when F is along F_S
     slip_residual = np.where(sliding, np.abs(norm_F - F_max) + np.abs(cross_FS) / np.maximum(np.hypot(*F_S), 1e-300), 0)
