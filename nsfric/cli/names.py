@@ -14,6 +14,7 @@ fails when the table differs from the registries; regenerate it with::
 """
 from __future__ import annotations
 
+import functools
 import os
 import pprint
 import sys
@@ -54,6 +55,7 @@ def live() -> dict:
     }
 
 
+@functools.cache  # read the installed distributions once per process, not per lookup
 def _plugins_installed() -> bool:
     from importlib.metadata import entry_points
 
