@@ -81,8 +81,8 @@ def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retrie
 
 
 def _run_local(fn, chunks, on_result, n_workers, retries):
-    """The chunks on a pool of local processes (forked where the platform allows; then
-    the first point runs in this process first, so that the workers inherit the models,
+    """The chunks on a pool of local processes (forked where the platform allows and this
+    process runs no other thread; then the first point runs in this process first, so that the workers inherit the models,
     derived functions and compiled kernels it built instead of each building them).
 
     A worker that dies (killed, out of memory: :class:`BrokenProcessPool`) breaks the
@@ -90,10 +90,15 @@ def _run_local(fn, chunks, on_result, n_workers, retries):
     times in all, then :class:`WorkerDied` is raised.  Results already delivered stay.
     """
     import multiprocessing as mp
+    import threading
     from concurrent.futures.process import BrokenProcessPool
 
-    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
-    if ctx is not None:  # the first point here: forked workers inherit what it built
+    # fork only a single-threaded process: forking while other threads (a Dask client's,
+    # for instance) hold locks can deadlock the children; otherwise a fresh forkserver
+    methods = mp.get_all_start_methods()
+    fork = "fork" in methods and threading.active_count() == 1
+    ctx = mp.get_context("fork" if fork else "forkserver" if "forkserver" in methods else "spawn")
+    if fork:  # the first point here: forked workers inherit what it built
         (i, p), chunks = chunks[0][0], [chunks[0][1:]] + chunks[1:]
         on_result(i, fn(p))
     pending, breaks = {k: c for k, c in enumerate(chunks) if c}, 0
