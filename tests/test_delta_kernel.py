@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import nsfric
 from nsfric.cases import slope_block_study as S
 from nsfric.schemes import delta_kernel
-from nsfric.schemes.batch_kernel import Untraceable
+from nsfric.schemes.trace import Untraceable
 from nsfric.schemes.delta import (DeltaField, delta_choice, delta_indicators, delta_lambda_scalar, delta_side,
                                   run_batch)
 from nsfric.symbolic.derive import param_vector

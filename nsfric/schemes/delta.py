@@ -278,7 +278,7 @@ def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=F
     if U0.ndim == 1:
         U0 = U0[:, None]
     if backend != "numpy":
-        from .batch_kernel import Untraceable
+        from .trace import Untraceable
         from .delta_kernel import run_kernel
 
         try:

@@ -21,7 +21,7 @@ Each member performs the floating-point operations of the NumPy loop in the same
 so the members equal the NumPy runs (tested).  A scheme that does more than assignments
 and linear combinations of states (e.g. one that reads the stuck flags,
 :class:`~nsfric.cases.slope_block_mechanism.RestartOnStick`) raises
-:class:`~nsfric.schemes.batch_kernel.Untraceable`: the NumPy loop runs it.
+:class:`~nsfric.schemes.trace.Untraceable`: the NumPy loop runs it.
 """
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ import numpy as np
 from ..symbolic.derive import derive
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
-from .batch_kernel import Recorder, Sym, Untraceable, check_powers, remembered
+from .batch_kernel import check_powers, remembered
+from .trace import Recorder, Sym, Untraceable
 from .field import Eval, RateField
 
 #: events stored per member (more: the batch is rerun with the room it needs)
