@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..solution import Solution
-from ..symbolic.pile import contact_quantities, free_force, mode_arrays
+from ..symbolic.contacts import contact_quantities, free_force, mode_arrays
 from .dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr
 from .pile import PileOptions
 
