@@ -1,8 +1,11 @@
-"""Exact event-driven reference for a pile with exact static friction at every contact
-(:class:`~nsfric.symbolic.pile.DiscPile`, case ``km-pile``).
+"""Exact event-driven reference for rigid bodies with exact static friction at every
+contact: any :class:`~nsfric.symbolic.contacts.ContactModel` -- the pile of case
+``km-pile`` (:class:`~nsfric.symbolic.pile.DiscPile`), the rotating block with one
+contact per corner (:class:`~nsfric.symbolic.block_corners.BlockCorners`, law
+``coulomb-corners`` of ``slope-block-rotating``).
 
 A mode gives each contact one character: ``o`` open, ``s`` stuck, ``+``/``-`` sliding
-(:func:`~nsfric.symbolic.pile.field`: the stuck contacts' forces from one linear system
+(:func:`~nsfric.symbolic.contacts.field`: the stuck contacts' forces from one linear system
 per evaluation).  :class:`PileLogic` holds what the event-driven solver here and the DAE
 solver (:mod:`nsfric.solvers.pile_dae`) share:
 
@@ -19,17 +22,22 @@ sign of its ``v_t``.  Every closed contact with ``v_t = 0`` (stuck, or its slidi
 guard fired) is undecided; over all ``3^k`` assignments of ``stick``, ``+``, ``-`` to
 the ``k`` undecided contacts, an assignment is consistent when every stuck contact
 has ``|lam| <= mu F_n`` and every sliding one accelerates in its sliding direction
-(``s dv_t/dt > 0``).  A contact whose stick guard fired must slide (``s = -sign lam``:
-it has reached the bound and the trend crosses it).  Among the consistent assignments
+(``s dv_t/dt > 0``; one whose sliding guard fired keeps its direction only if it
+strictly turns back, :meth:`PileLogic.consistent`; dependent stuck contacts must keep
+``dv_t/dt = 0`` with their least-squares forces).  A contact whose stick guard fired
+must slide (``s = -sign lam``: it has reached the bound and the trend crosses it).  Among the consistent assignments
 the one with the most stuck contacts is taken, then the one closest to the old mode;
 none consistent is a :class:`~nsfric.errors.ZenoError` (a Painlevé-type paradox).  The
 state is then projected onto ``J_S v = 0`` (the ``M``-orthogonal projection: the
 exact solution has ``v_t = 0`` there; the projection removes the event location's
-rounding).
+rounding).  At the start, contacts touching with a non-negative force start closed,
+decided in the same way (unless the model must start open, ``starts_open``).
 
 :class:`PileSolver` integrates a mode with scipy's DOP853 stepper and checks the guards
 on each step's dense output (``checks`` points per step); a sign change is located by
-Brent's method on the dense output.  The mode bookkeeping is the shared
+Brent's method on the dense output.  A model with ``project_steps`` (nearly parallel
+stuck contacts) has each step of a mode with stuck contacts projected onto ``J_S v =
+0`` (the projection method for an invariant: the exact solution lies on it).  The mode bookkeeping is the shared
 :class:`~nsfric.solvers.loop.ModeLoop`.
 """
 from __future__ import annotations
@@ -51,8 +59,8 @@ CONSISTENT = 1e-9
 
 
 class PileLogic:
-    """Guards, decisions and projections of :class:`~nsfric.symbolic.pile.DiscPile` at
-    parameter ``values`` (see the module docstring)."""
+    """Guards, decisions and projections of a :class:`~nsfric.symbolic.contacts.ContactModel`
+    at parameter ``values`` (see the module docstring)."""
 
     def __init__(self, model, values: dict):
         self.model, self.values = model, dict(values)
@@ -245,7 +253,7 @@ class _Piecewise:
 
 
 class PileOptions:
-    """Tolerances and mode-loop options shared by the pile's solvers."""
+    """Tolerances and mode-loop options shared by the multi-contact solvers."""
 
     name = "pile"
 
@@ -264,7 +272,7 @@ class PileOptions:
 
 
 class PileSolver(PileOptions):
-    """Event-driven exact reference for the pile (see the module docstring).
+    """Event-driven exact reference for a multi-contact model (see the module docstring).
 
     Options: ``rtol`` (default 1e-12), ``atol`` (default 1e-15), ``checks`` (guard
     samples per step, default 4) and the mode-loop options.

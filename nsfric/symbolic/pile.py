@@ -7,7 +7,9 @@ disc 3 on top of them; rigid 2D discs of mass ``m``, radius ``R`` and moment of 
 ``vx_i, vy_i, omega_i`` (``v = dq/dt``).  Six contacts (``CONTACTS``): each bottom disc
 with the floor and with its wall, disc 3 with each bottom disc.
 
-Everything the numerics need is derived here symbolically from the geometry:
+A :class:`~nsfric.symbolic.contacts.ContactModel`: the geometry is declared here, and
+everything the numerics need is derived from it symbolically
+(:meth:`~nsfric.symbolic.contacts.ContactModel.setup`):
 
 * the overlap ``xi`` of each contact (disc-plane ``R - (r - p).n``, disc-disc
   ``2R - |r_j - r_i|``) and its generalized gradient ``J_n = dxi/dq`` (``dxi/dt = J_n v``);
@@ -21,7 +23,8 @@ Everything the numerics need is derived here symbolically from the geometry:
   (power ``F_t v_t``: momentum and angular momentum are exchanged consistently).
 
 Compiled with the project's code generator (:func:`~nsfric.symbolic.codegen.generate`)
-into one function of ``(y, p)``; :func:`field` assembles a mode's field from it.
+into one function of ``(y, p)``; :func:`~nsfric.symbolic.contacts.field` assembles a
+mode's field from it (re-exported here with the other shared functions).
 
 **Why the walls.**  With the floor and the two disc-disc contacts alone (three discs,
 four contacts) the pile with every contact stuck keeps a mechanism: all three discs roll
