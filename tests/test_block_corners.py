@@ -210,3 +210,19 @@ def test_bad_input():
         CASE.bind(LAW, params={"theta0": 1.0})
     with pytest.raises(ValueError, match="h0"):
         CASE.bind(LAW, params={"h0": -1e-6})
+
+
+def test_a_slow_crossing_does_not_continue_its_slide():
+    """At 15 deg the sliding corner's v_t crosses zero at 2.615 ms with dv_t/dt ~ -1e-8
+    m/s^2, inside the consistency margin: a sliding guard that fired keeps its direction
+    only if it strictly turns back, so the mode changes (else it grazes and chatters)."""
+    from nsfric.solvers.pile import CONSISTENT, PileLogic
+
+    sol = solve("filippov", 0.003, 101)
+    k = next(k for k, s in enumerate(sol.segments) if s.mode == "s+" and s.t1 > 0.0026)
+    y, K = sol.segments[k].y1, sol.model.K
+    logic = PileLogic(sol.model, sol.params)
+    ok, _, dvt = logic.consistent(y, "s+", [1])
+    assert ok and -CONSISTENT * 9.81 < dvt[1] < 0  # the margin alone accepts the continuation
+    assert not logic.consistent(y, "s+", [1], crossed={1: "+"})[0]
+    assert logic.decide(y, "s+", [K + 1]) == sol.segments[k + 1].mode != "s+"
