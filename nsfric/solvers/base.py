@@ -13,12 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BudgetError, SolverFailure, ZenoError
+from ..symbolic.contacts import ContactModel
 from .loop import Budget, ModeLoop, loop_options
 
 #: options every reference solver takes (the shared mode loop's)
 LOOP_OPTIONS = ("max_events", "zeno_window", "max_seconds")
 
 REFERENCE_SOLVERS: dict = {}
+#: reference solver -> the multi-contact solver it hands a
+#: :class:`~nsfric.symbolic.contacts.ContactModel` to: ``filippov`` the event-driven
+#: :class:`~nsfric.solvers.pile.PileSolver`, ``ida`` the DAE :class:`~nsfric.solvers.pile_dae.PileIDA`
+CONTACT_SOLVERS = {"filippov": "events", "ida": "ida"}
 
 
 def register(cls):
@@ -91,6 +96,8 @@ class ReferenceSolver:
     default_atol = 1e-14
 
     def __init__(self, rtol: float | None = None, atol: float | None = None, **options):
+        #: the tolerances given (a multi-contact solver takes over these, its own defaults otherwise)
+        self.given_tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
         self.rtol = self.default_rtol if rtol is None else float(rtol)
         self.atol = self.default_atol if atol is None else float(atol)
         if not (0 < self.rtol < 1):
@@ -123,7 +130,8 @@ class ReferenceSolver:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                sol = self._solve(problem, t_eval)
+                contacts = isinstance(problem.model, ContactModel)
+                sol = self._solve_contacts(problem, t_eval) if contacts else self._solve(problem, t_eval)
             except ZenoError as e:  # name extreme parameters, the likelier cause
                 hint = extreme_hint(problem.params, "")
                 if hint:
@@ -142,6 +150,26 @@ class ReferenceSolver:
 
     def _solve(self, problem: Problem, t_eval=None):  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def _solve_contacts(self, problem: Problem, t_eval):
+        """A :class:`~nsfric.symbolic.contacts.ContactModel` (several unilateral contacts,
+        exact friction at each) is handed to the multi-contact solver of the same kind,
+        :data:`CONTACT_SOLVERS`, with the tolerances given (else the model's
+        ``default_tolerances[kind]``, else the solver's defaults) and the mode-loop options."""
+        kind = CONTACT_SOLVERS.get(self.name)
+        if kind is None:
+            raise ValueError(f"solver {self.name!r} does not solve the multi-contact model "
+                             f"{problem.model.name!r}; choose one of {sorted(CONTACT_SOLVERS)}")
+        if self.options:
+            raise ValueError(f"option(s) {', '.join(sorted(self.options))} of solver {self.name!r} do not apply "
+                             f"to the multi-contact model {problem.model.name!r}")
+        if kind == "events":
+            from .pile import PileSolver as cls
+        else:
+            from .pile_dae import PileIDA as cls
+        tolerances = {**getattr(problem.model, "default_tolerances", {}).get(kind, {}), **self.given_tolerances}
+        return cls(**tolerances, **self.loop_options).solve(
+            problem.model, problem.params, problem.y0, problem.t_span, t_eval)
 
 
 def check_span(t0: float, t1: float):

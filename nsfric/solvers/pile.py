@@ -1,8 +1,11 @@
-"""Exact event-driven reference for a pile with exact static friction at every contact
-(:class:`~nsfric.symbolic.pile.DiscPile`, case ``km-pile``).
+"""Exact event-driven reference for rigid bodies with exact static friction at every
+contact: any :class:`~nsfric.symbolic.contacts.ContactModel` -- the pile of case
+``km-pile`` (:class:`~nsfric.symbolic.pile.DiscPile`), the rotating block with one
+contact per corner (:class:`~nsfric.symbolic.block_corners.BlockCorners`, law
+``coulomb-corners`` of ``slope-block-rotating``).
 
 A mode gives each contact one character: ``o`` open, ``s`` stuck, ``+``/``-`` sliding
-(:func:`~nsfric.symbolic.pile.field`: the stuck contacts' forces from one linear system
+(:func:`~nsfric.symbolic.contacts.field`: the stuck contacts' forces from one linear system
 per evaluation).  :class:`PileLogic` holds what the event-driven solver here and the DAE
 solver (:mod:`nsfric.solvers.pile_dae`) share:
 
@@ -19,17 +22,22 @@ sign of its ``v_t``.  Every closed contact with ``v_t = 0`` (stuck, or its slidi
 guard fired) is undecided; over all ``3^k`` assignments of ``stick``, ``+``, ``-`` to
 the ``k`` undecided contacts, an assignment is consistent when every stuck contact
 has ``|lam| <= mu F_n`` and every sliding one accelerates in its sliding direction
-(``s dv_t/dt > 0``).  A contact whose stick guard fired must slide (``s = -sign lam``:
-it has reached the bound and the trend crosses it).  Among the consistent assignments
+(``s dv_t/dt > 0``; one whose sliding guard fired keeps its direction only if it
+strictly turns back, :meth:`PileLogic.consistent`; dependent stuck contacts must keep
+``dv_t/dt = 0`` with their least-squares forces).  A contact whose stick guard fired
+must slide (``s = -sign lam``: it has reached the bound and the trend crosses it).  Among the consistent assignments
 the one with the most stuck contacts is taken, then the one closest to the old mode;
 none consistent is a :class:`~nsfric.errors.ZenoError` (a Painlevé-type paradox).  The
 state is then projected onto ``J_S v = 0`` (the ``M``-orthogonal projection: the
 exact solution has ``v_t = 0`` there; the projection removes the event location's
-rounding).
+rounding).  At the start, contacts touching with a non-negative force start closed,
+decided in the same way (unless the model must start open, ``starts_open``).
 
 :class:`PileSolver` integrates a mode with scipy's DOP853 stepper and checks the guards
 on each step's dense output (``checks`` points per step); a sign change is located by
-Brent's method on the dense output.  The mode bookkeeping is the shared
+Brent's method on the dense output.  A model with ``project_steps`` (nearly parallel
+stuck contacts) has each step of a mode with stuck contacts projected onto ``J_S v =
+0`` (the projection method for an invariant: the exact solution lies on it).  The mode bookkeeping is the shared
 :class:`~nsfric.solvers.loop.ModeLoop`.
 """
 from __future__ import annotations
@@ -42,8 +50,8 @@ from scipy.optimize import brentq
 
 from ..errors import ZenoError
 from ..solution import Event, Segment, Solution
-from ..symbolic.pile import (OPEN, SLIP_MINUS, SLIP_PLUS, SLIP_SIGN, STICK, dependent_contacts, field, gravity_vector,
-                             mass_vector, mode_arrays)
+from ..symbolic.contacts import (OPEN, SLIP_MINUS, SLIP_PLUS, SLIP_SIGN, STICK, acceleration_scale,
+                                 dependent_contacts, external_force, field, mass_vector, mode_arrays)
 from .loop import ModeLoop, loop_options
 
 #: relative tolerance of the consistency tests
@@ -51,14 +59,15 @@ CONSISTENT = 1e-9
 
 
 class PileLogic:
-    """Guards, decisions and projections of :class:`~nsfric.symbolic.pile.DiscPile` at
-    parameter ``values`` (see the module docstring)."""
+    """Guards, decisions and projections of a :class:`~nsfric.symbolic.contacts.ContactModel`
+    at parameter ``values`` (see the module docstring)."""
 
     def __init__(self, model, values: dict):
         self.model, self.values = model, dict(values)
         self.p = model.param_vector(values)
         self.Minv = 1.0 / mass_vector(model, values)
-        self.gravity = gravity_vector(model, values)
+        self.gravity = external_force(model, values)
+        self.accel_scale = acceleration_scale(model, values)
         self.mu = float(values["mu"])
         self.K = model.K
         self.counts = {}
@@ -91,21 +100,31 @@ class PileLogic:
         return g
 
     # -- decisions ----------------------------------------------------------------------------
-    def consistent(self, y, mode, undecided):
+    def consistent(self, y, mode, undecided, crossed=None):
         """``(ok, lam, dv_t)`` of ``mode`` at ``y``: the stick and slip conditions on the
         contacts ``undecided`` -- stuck strictly inside the bound (``|lam| < mu F_n``, by
         a relative margin :data:`CONSISTENT`, so that its guard starts positive), sliding
         with ``s dv_t/dt >= 0`` up to that margin (at the bound, where sliding starts with
-        ``dv_t/dt = 0``, both hold; preferring the most stuck contacts decides)."""
+        ``dv_t/dt = 0``, both hold; preferring the most stuck contacts decides).  A
+        contact of ``crossed`` (``{i: s}``: it slid with sign ``s`` until its ``v_t``
+        reached zero) keeps sliding that way only if it turns back, ``s dv_t/dt > 0``
+        strictly: else it has crossed zero (the margin would let a slow crossing
+        continue into a chattering graze).  Stuck contacts whose ``J_t`` rows are
+        dependent (:meth:`check_dependent`) must keep ``dv_t/dt = 0`` with the
+        least-squares forces (else no finite force holds them all)."""
         self.check_dependent(y, mode)
         dy, lam, _, c = self.field(y, mode)
         dvt = c["J_t"] @ dy[self.model.n:] + c["c_t"]
         scale = self.mu * max(float(np.max(c["F_n"])), 1e-300)
-        ascale = max(float(np.max(np.abs(dvt))), self.values["g"])
-        ok = True
+        ascale = max(float(np.max(np.abs(dvt))), self.accel_scale)
+        S = mode_arrays(mode)[2]
+        # dependent stuck contacts (least-squares forces) must still meet dv_t/dt = 0
+        ok = mode not in self.dependent or not S or bool(np.max(np.abs(dvt[S])) <= CONSISTENT * ascale)
         for i in undecided:
             if mode[i] == STICK:
                 ok &= abs(lam[i]) < self.mu * c["F_n"][i] - CONSISTENT * scale
+            elif (crossed or {}).get(i) == mode[i]:
+                ok &= SLIP_SIGN[mode[i]] * dvt[i] > 0
             else:
                 ok &= SLIP_SIGN[mode[i]] * dvt[i] >= -CONSISTENT * ascale
         return bool(ok), lam, dvt
@@ -132,6 +151,7 @@ class PileLogic:
         vscale = max(float(np.max(np.abs(c["v_t"]))), 1e-300)
         undecided = [i for i in range(K) if new[i] != OPEN and
                      (new[i] == STICK or (i + K) in fired or (mode[i] == OPEN and abs(c["v_t"][i]) <= 1e-12 * vscale))]
+        crossed = {i - K: mode[i - K] for i in fired if i >= K and mode[i - K] in SLIP_SIGN}
         best = None
         for combo in itertools.product((STICK, SLIP_PLUS, SLIP_MINUS), repeat=len(undecided)):
             trial = list(new)
@@ -140,14 +160,14 @@ class PileLogic:
             trial = "".join(trial)
             if any(trial[i] == STICK for i in forced):
                 continue
-            ok, _, _ = self.consistent(y, trial, undecided)
+            ok, _, _ = self.consistent(y, trial, undecided, crossed)
             if ok:
                 key = (-trial.count(STICK), sum(a != b for a, b in zip(trial, mode)))
                 if best is None or key < best[0]:
                     best = (key, trial)
         if best is None:
             if undecided:
-                raise ZenoError(f"km-pile: no consistent stick/slip assignment of the contacts "
+                raise ZenoError(f"{self.model.name}: no consistent stick/slip assignment of the contacts "
                                 f"{[self.model.contacts[i] for i in undecided]} from mode {mode!r} "
                                 "(a Painleve-type paradox)")
             return "".join(new)
@@ -167,11 +187,21 @@ class PileLogic:
 
     # -- the ModeLoop interface -----------------------------------------------------------
     def start(self, t0, y0):
+        """The first mode: a contact touching with a non-negative force (``xi >= 0`` and
+        ``F_n >= 0``, its closing guard at or below zero) starts closed, its stick/slip
+        mode decided as at an event; a model that must start open raises ValueError."""
         y = np.asarray(y0, dtype=float)
-        c = self.field(y, OPEN * self.K)[3]
-        if np.any((c["xi"] >= 0) & (c["F_n"] >= 0)):
-            raise ValueError("km-pile starts with every contact open: raise h_1, h_3 or s_w above 0")
-        return OPEN * self.K, y, [], None
+        mode = OPEN * self.K
+        c = self.field(y, mode)[3]
+        touching = [i for i in range(self.K) if c["xi"][i] >= 0 and c["F_n"][i] >= 0]
+        if touching and self.model.starts_open:
+            raise ValueError(f"{self.model.name.split('/')[0]} starts with every contact open: "
+                             "raise h_1, h_3 or s_w above 0")
+        if touching:
+            mode = self.decide(y, mode, touching)
+            self.check_dependent(y, mode)
+            y = self.project(y, mode)
+        return mode, y, [], None
 
     def switch(self, t, y, mode, fired):
         new = self.decide(y, mode, fired)
@@ -223,7 +253,7 @@ class _Piecewise:
 
 
 class PileOptions:
-    """Tolerances and mode-loop options shared by the pile's solvers."""
+    """Tolerances and mode-loop options shared by the multi-contact solvers."""
 
     name = "pile"
 
@@ -242,7 +272,7 @@ class PileOptions:
 
 
 class PileSolver(PileOptions):
-    """Event-driven exact reference for the pile (see the module docstring).
+    """Event-driven exact reference for a multi-contact model (see the module docstring).
 
     Options: ``rtol`` (default 1e-12), ``atol`` (default 1e-15), ``checks`` (guard
     samples per step, default 4) and the mode-loop options.
@@ -267,10 +297,14 @@ class PileSolver(PileOptions):
             dense = _Piecewise()
             g_prev = logic.guards(y, mode)
             armed = g_prev > 0
+            project = self.project_steps(logic, mode)
             while step.status == "running":
                 t_a = step.t
                 step.step()
                 stats["nsteps"] += 1
+                if project and step.status != "failed":
+                    step.y = logic.project(step.y, mode)
+                    step.f = logic.rhs(step.y, mode)
                 d = step.dense_output()
                 dense.add(step.t, d)
                 s_grid = np.linspace(t_a, step.t, self.checks + 1)
@@ -290,6 +324,13 @@ class PileSolver(PileOptions):
         sol.info["event_counts"] = dict(logic.counts)
         sol.resample(t_eval)
         return sol
+
+    @staticmethod
+    def project_steps(logic, mode) -> bool:
+        """Whether the steps of ``mode`` are projected onto ``J_S v = 0``: for a model
+        that asks for it (``model.project_steps``, e.g. nearly parallel stuck contacts
+        whose forces amplify rounding) in a mode with stuck contacts."""
+        return bool(getattr(logic.model, "project_steps", False)) and STICK in mode
 
     @staticmethod
     def _located(logic, mode, d, dense, t0, y0, a, b, hit, stats):

@@ -1,4 +1,6 @@
-"""DAE reference for the pile (:class:`~nsfric.symbolic.pile.DiscPile`) on SUNDIALS IDA.
+"""DAE reference for a multi-contact model (:class:`~nsfric.symbolic.contacts.ContactModel`:
+the pile :class:`~nsfric.symbolic.pile.DiscPile`, the block on its corners
+:class:`~nsfric.symbolic.block_corners.BlockCorners`) on SUNDIALS IDA.
 
 The unknowns are the states ``y = (q, v)`` and one force ``lam_i`` per contact; the
 residual of a mode is
@@ -11,7 +13,7 @@ residual of a mode is
 ``f`` holding gravity, the normal forces and the sliding contacts' Coulomb forces.  The
 stuck contacts' ``v_t = 0`` is differentiated once (the acceleration level, index 1 in
 ``lam``), so ``lam`` is an algebraic variable the solver finds with the states -- not
-the linear system :func:`~nsfric.symbolic.pile.field` solves for the event-driven
+the linear system :func:`~nsfric.symbolic.contacts.field` solves for the event-driven
 reference.  The guards are IDA state events evaluated with the DAE's own ``lam``; the
 decision at an event (complementarity test, projection onto ``J_S v = 0``) is the
 shared :class:`~nsfric.solvers.pile.PileLogic` in the shared
@@ -22,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..solution import Solution
-from ..symbolic.pile import contact_quantities, free_force, mode_arrays
+from ..symbolic.contacts import contact_quantities, free_force, mode_arrays
 from .dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr
 from .pile import PileOptions
 
@@ -77,7 +79,7 @@ def _problem(logic, loop, mode, t0, y0):
 
 
 class PileIDA(PileOptions):
-    """IDA (variable-order BDF) on the pile's DAE (see the module docstring).
+    """IDA (variable-order BDF) on a multi-contact model's DAE (see the module docstring).
 
     Options: ``rtol`` (default 1e-11), ``atol`` (default 1e-13), ``maxord`` (default 5)
     and the mode-loop options.

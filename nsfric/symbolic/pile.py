@@ -7,7 +7,9 @@ disc 3 on top of them; rigid 2D discs of mass ``m``, radius ``R`` and moment of 
 ``vx_i, vy_i, omega_i`` (``v = dq/dt``).  Six contacts (``CONTACTS``): each bottom disc
 with the floor and with its wall, disc 3 with each bottom disc.
 
-Everything the numerics need is derived here symbolically from the geometry:
+A :class:`~nsfric.symbolic.contacts.ContactModel`: the geometry is declared here, and
+everything the numerics need is derived from it symbolically
+(:meth:`~nsfric.symbolic.contacts.ContactModel.setup`):
 
 * the overlap ``xi`` of each contact (disc-plane ``R - (r - p).n``, disc-disc
   ``2R - |r_j - r_i|``) and its generalized gradient ``J_n = dxi/dq`` (``dxi/dt = J_n v``);
@@ -21,7 +23,8 @@ Everything the numerics need is derived here symbolically from the geometry:
   (power ``F_t v_t``: momentum and angular momentum are exchanged consistently).
 
 Compiled with the project's code generator (:func:`~nsfric.symbolic.codegen.generate`)
-into one function of ``(y, p)``; :func:`field` assembles a mode's field from it.
+into one function of ``(y, p)``; :func:`~nsfric.symbolic.contacts.field` assembles a
+mode's field from it (re-exported here with the other shared functions).
 
 **Why the walls.**  With the floor and the two disc-disc contacts alone (three discs,
 four contacts) the pile with every contact stuck keeps a mechanism: all three discs roll
@@ -32,23 +35,19 @@ two contacts lock it: the stuck pile's rigid motions are only the trivial one.
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import sympy as sp
 
-from .codegen import generate
+from .contacts import (OPEN, SLIP_MINUS, SLIP_PLUS, SLIP_SIGN, STICK, Body, Contact,  # noqa: F401 (re-exported)
+                       ContactModel, compiled, contact_quantities, dependent_contacts, external_force, field,
+                       free_force, mass_vector, mode_arrays, stuck_mechanisms)
 from .laws import P, mu
-from .model import HybridModel
 from .normal import linear_spring_dashpot
 
 #: contact names: (name, kind, body i, body j or plane)
 CONTACTS = (("1-floor", "plane", 1, "floor"), ("2-floor", "plane", 2, "floor"),
             ("1-wall", "plane", 1, "left"), ("2-wall", "plane", 2, "right"),
             ("3-1", "disc", 1, 3), ("3-2", "disc", 2, 3))
-#: mode characters of one contact
-OPEN, STICK, SLIP_PLUS, SLIP_MINUS = "o", "s", "+", "-"
-SLIP_SIGN = {SLIP_PLUS: 1.0, SLIP_MINUS: -1.0}
 
 m, R, g, a, k_n, gamma_n = sp.symbols("m R g a k_n gamma_n", positive=True)
 beta = sp.Symbol("beta", real=True)
@@ -76,8 +75,9 @@ def _params():
     )
 
 
-class DiscPile:
-    """Three rotating discs in a box with six frictional contacts (see the module docstring).
+class DiscPile(ContactModel):
+    """Three rotating discs in a box with six frictional contacts (see the module docstring):
+    a :class:`~nsfric.symbolic.contacts.ContactModel`.
 
     Attributes
     ----------
@@ -88,24 +88,20 @@ class DiscPile:
     forces : tuple of expressions, the repulsive normal force ``F_n`` of each contact
     """
 
+    #: the pile is dropped: every contact starts open
+    starts_open = True
+
     def __init__(self):
-        self.law = linear_spring_dashpot(end="force", params=())
-        self.name = "km-pile/coulomb"
-        self.reference = REFERENCE
-        self.params = _params()
-        q, v = [], []
+        bodies = []
         for i in (1, 2, 3):
-            q += sp.symbols(f"x_{i} y_{i} theta_{i}", real=True)
-            v += sp.symbols(f"vx_{i} vy_{i} omega_{i}", real=True)
-        self.q, self.v = tuple(q), tuple(v)
-        self.states = self.q + self.v
-        self.n = len(self.q)
-        self.contacts = tuple(c[0] for c in CONTACTS)
-        self.K = len(CONTACTS)
+            q = sp.symbols(f"x_{i} y_{i} theta_{i}", real=True)
+            v = sp.symbols(f"vx_{i} vy_{i} omega_{i}", real=True)
+            bodies.append(Body(q, v, m, m * R ** 2 / 2))
+        self.bodies = tuple(bodies)
         W = (a + 1) * R
         planes = {"floor": ((0, 0), (0, 1)), "left": ((-W, 0), (1, 0)), "right": ((W, 0), (-1, 0))}
-        xis, vts = [], []
-        for _, kind, i, j in CONTACTS:
+        contacts = []
+        for name, kind, i, j in CONTACTS:
             ri, vi = self.body(i)
             if kind == "plane":
                 p, n = planes[j]
@@ -118,38 +114,22 @@ class DiscPile:
                 xi = 2 * R - d
                 t, arm = (-(rj[1] - ri[1]) / d, (rj[0] - ri[0]) / d), R - xi / 2
                 vt = (vj[0] - vi[0]) * t[0] + (vj[1] - vi[1]) * t[1] - arm * (vi[2] + vj[2])
-            xis.append(xi)
-            vts.append(vt)
-        rate = dict(zip(self.q, self.v))
-        self.overlaps = tuple(xis)
-        self.J_n = tuple(tuple(sp.diff(xi, s) for s in self.q) for xi in xis)
-        self.rates = tuple(sum(J * w for J, w in zip(row, self.v)) for row in self.J_n)
-        self.tangential_velocities = tuple(vts)
-        self.J_t = tuple(tuple(sp.diff(vt, w) for w in self.v) for vt in vts)
-        self.c_t = tuple(sum(sp.diff(vt, s) * rate[s] for s in self.q) for vt in vts)
-        F = self.law.branches["contact"].F
-        self.forces = tuple(-F.xreplace({self.law.overlap: xi, self.law.rate: r})
-                            for xi, r in zip(self.overlaps, self.rates))
-        self.mass = (m, m, m * R ** 2 / 2) * 3
-        self.output_names = (("E_kin", "x_com", "y_com")
-                             + tuple(f"{k}_{c}" for k in ("F_n", "F_t", "ratio", "v_t", "xi")
-                                     for c in self.contacts))
+            contacts.append(Contact(name, kind, xi, vt))
+        b = sp.pi * beta / 180
+        self.setup(name="km-pile/coulomb", reference=REFERENCE, params=_params(), bodies=bodies,
+                   contacts=contacts, law=linear_spring_dashpot(end="force", params=()),
+                   external=(m * g * sp.sin(b), -m * g * sp.cos(b), 0) * 3, accel_scale=g)
 
-    # -- the HybridModel interface Solution and the cases use (the same code, borrowed) --------
-    state_names = HybridModel.state_names
-    param_names = HybridModel.param_names
-    param = HybridModel.param
-    bind = HybridModel.bind
-    param_vector = HybridModel.param_vector
+    def external_force(self, values: dict) -> np.ndarray:
+        """``f_ext`` evaluated as the pile's reference numbers were first computed (numpy's
+        ``radians``; the symbolic ``external`` to rounding, tested)."""
+        b = np.radians(values["beta"])
+        return np.tile([values["m"] * values["g"] * np.sin(b), -values["m"] * values["g"] * np.cos(b), 0.0], 3)
 
     def body(self, i: int):
         """``((x, y), (vx, vy, omega))`` of disc ``i``."""
-        k = 3 * (i - 1)
-        return self.q[k:k + 2], self.v[k:k + 3]
-
-    def derived(self):
-        """The output evaluator :class:`~nsfric.solution.Solution` asks for."""
-        return _PileOutputs(self)
+        b = self.bodies[i - 1]
+        return b.q[:2], b.v
 
     # -- initial state ----------------------------------------------------------------------
     def initial_state(self, values: dict) -> np.ndarray:
@@ -165,130 +145,7 @@ class DiscPile:
         return np.array(q + v, dtype=float)
 
 
-@lru_cache(maxsize=None)
-def compiled(model: DiscPile):
-    """One generated function ``(y, p) -> [xi, F_n, v_t, c_t, J_n (K x n), J_t (K x n)]``."""
-    flat = (list(model.overlaps) + list(model.forces) + list(model.tangential_velocities) + list(model.c_t)
-            + [e for row in model.J_n for e in row] + [e for row in model.J_t for e in row])
-    return generate(flat, (model.states, [p.symbol for p in model.params]), backend="math")
-
-
-def contact_quantities(model: DiscPile, y, p) -> dict:
-    """The compiled contact quantities at ``y``: ``xi, F_n, v_t, c_t`` (K,), ``J_n, J_t`` (K, n)."""
-    K, n = model.K, model.n
-    out = compiled(model)(y, p)
-    return {"xi": out[:K], "F_n": out[K:2 * K], "v_t": out[2 * K:3 * K], "c_t": out[3 * K:4 * K],
-            "J_n": out[4 * K:4 * K + K * n].reshape(K, n), "J_t": out[4 * K + K * n:].reshape(K, n)}
-
-
-def mass_vector(model: DiscPile, values: dict) -> np.ndarray:
-    """The diagonal of the mass matrix ``M`` (``m, m, I`` per disc)."""
-    sub = {p.symbol: values[p.name] for p in model.params}
-    return np.array([float(e.subs(sub)) for e in model.mass])
-
-
-@lru_cache(maxsize=None)
-def mode_arrays(mode: str):
-    """``(closed, slip, S)`` of ``mode``: 1.0 where a contact is closed, the sliding sign
-    ``s`` (0 where not sliding) and the indices of the stuck contacts."""
-    closed = np.array([ch != OPEN for ch in mode], dtype=float)
-    slip = np.array([SLIP_SIGN.get(ch, 0.0) for ch in mode])
-    return closed, slip, [i for i, ch in enumerate(mode) if ch == STICK]
-
-
-def free_force(c: dict, mode: str, gravity, mu_value: float):
-    """``(f, F_t)``: the generalized force of gravity, of the closed contacts' normal forces
-    and of the sliding contacts' Coulomb forces ``F_t = -mu F_n s`` (stuck contacts'
-    ``F_t`` zero here), from the contact quantities ``c``."""
-    closed, slip, _ = mode_arrays(mode)
-    F_n = closed * c["F_n"]
-    F_t = -mu_value * F_n * slip
-    return gravity - c["J_n"].T @ F_n + c["J_t"].T @ F_t, F_t
-
-
-def field(model: DiscPile, y, p, Minv, gravity, mode: str, mu_value: float, dependent: bool = False):
-    """The field of ``mode`` at ``y``: ``(dy/dt, lam, F_t, c)``.
-
-    ``mode`` has one character per contact: ``o`` open, ``s`` stuck, ``+``/``-`` sliding
-    with ``v_t`` of that sign (``F_t = -mu F_n sign(v_t)``).  The stuck contacts' forces
-    ``lam`` (``F_t`` there) come from one linear system, ``(J_S M^-1 J_S^T) lam =
-    -(J_S M^-1 f + c_S)`` (``dv_t/dt = 0`` on every stuck contact, Krengel & Matuttis
-    eq 9 for several contacts); with ``dependent`` (the stuck contacts' rows of ``J_t``
-    are linearly dependent, :func:`dependent_contacts`) the minimum-norm least-squares
-    solution.  ``c`` are the contact quantities.
-    """
-    n = model.n
-    c = contact_quantities(model, y, p)
-    f, F_t = free_force(c, mode, gravity, mu_value)
-    S = mode_arrays(mode)[2]
-    lam = np.zeros(model.K)
-    if S:
-        J = c["J_t"][S]
-        A = (J * Minv) @ J.T
-        rhs = -(J @ (Minv * f) + c["c_t"][S])
-        lam_S = np.linalg.lstsq(A, rhs, rcond=1e-12)[0] if dependent else np.linalg.solve(A, rhs)
-        lam[S] = lam_S
-        F_t[S] = lam_S
-        f = f + J.T @ lam_S
-    dy = np.concatenate([y[n:], Minv * f])
-    return dy, lam, F_t, c
-
-
-def dependent_contacts(model: DiscPile, y, p, Minv, S) -> list:
-    """The stuck contacts ``S`` whose rows of ``J_t`` depend on the others at ``y`` (empty
-    when ``J_S M^-1 J_S^T`` is regular): the minimum-norm solution shares their force."""
-    if not S:
-        return []
-    J = contact_quantities(model, y, p)["J_t"][list(S)]
-    A = (J * Minv) @ J.T
-    if np.linalg.cond(A) < 1e10:
-        return []
-    s, V = np.linalg.eigh(A)
-    null = V[:, s < 1e-10 * s.max()]
-    return [S[k] for k in range(len(S)) if np.any(np.abs(null[k]) > 1e-8)]
-
-
 def gravity_vector(model: DiscPile, values: dict) -> np.ndarray:
     """Generalized gravity force ``m g (sin beta, -cos beta, 0)`` per disc (the box tilted
-    by ``beta``)."""
-    b = np.radians(values["beta"])
-    return np.tile([values["m"] * values["g"] * np.sin(b), -values["m"] * values["g"] * np.cos(b), 0.0], 3)
-
-
-def stuck_mechanisms(model: DiscPile, y, p, contacts) -> int:
-    """Dimension of the rigid motions of the pile with ``contacts`` (indices) stuck and
-    their overlaps kept: the null space of ``[J_n; J_t]`` over those contacts at ``y``."""
-    c = contact_quantities(model, y, p)
-    A = np.vstack([c["J_n"][list(contacts)], c["J_t"][list(contacts)]])
-    s = np.linalg.svd(A, compute_uv=False)
-    return model.n - int(np.sum(s > 1e-10 * s.max()))
-
-
-class _PileOutputs:
-    """``outputs(mode) -> (names, f(Y, p))``: kinetic energy, centre of mass and per contact
-    ``F_n, F_t, |F_t|/(mu F_n), v_t, xi`` (forces zero where the contact is open)."""
-
-    def __init__(self, model: DiscPile):
-        self.model = model
-
-    def outputs(self, mode: str):
-        model = self.model
-        names = list(model.output_names)
-
-        def out(Y, p):
-            values = dict(zip(model.param_names, p))
-            Minv, grav = 1.0 / mass_vector(model, values), gravity_vector(model, values)
-            Y = np.asarray(Y, dtype=float)
-            cols = []
-            for y in (Y.T if Y.ndim == 2 else [Y]):
-                _, _, F_t, c = field(model, y, p, Minv, grav, mode, values["mu"])
-                closed = np.array([ch != OPEN for ch in mode])
-                F_n = np.where(closed, c["F_n"], 0.0)
-                ratio = np.where(F_n > 0, np.abs(F_t) / (values["mu"] * np.where(F_n > 0, F_n, 1.0)), 0.0)
-                vel = y[model.n:]
-                E = 0.5 * float(np.sum(vel ** 2 / Minv))
-                com = (float(np.mean(y[0:9:3])), float(np.mean(y[1:9:3])))
-                cols.append(np.concatenate([[E, *com], F_n, F_t, ratio, c["v_t"], c["xi"]]))
-            arr = np.array(cols).T
-            return arr if Y.ndim == 2 else arr[:, 0]
-        return names, out
+    by ``beta``): the model's ``f_ext``."""
+    return external_force(model, values)
