@@ -176,3 +176,22 @@ def test_sp_equal_decides_the_held_states_without_simplify(monkeypatch):
     model = CASE.model("coulomb")
     monkeypatch.setattr(sp, "simplify", lambda e: pytest.fail("simplify called"))
     assert D.held_states(model) == [0]
+
+
+def test_fig5_verdicts_take_the_drift_less_the_exact_references_own_motion(tmp_path):
+    """The 1 m block still rocks in the window (its exact reference moves too): the size
+    verdicts compare the drift in excess of it, so a raw rise that the exact reference
+    shares is no growth with l (summary rows as the run writes them)."""
+    import json
+
+    exact = {0.002: 0.0, 0.01: 0.0, 0.1: 0.0, 1.0: 1.4e-5}
+    rows = [{"integrator": i, "scheme": f"delta-{i}", "l": l, "drift": 4e-6 + exact[l], "mean_abs": 4e-6 + exact[l],
+             "diverged": 0} for i in ("heun", "bdf2") for l in exact]
+    rows += [{"integrator": "exact", "scheme": "exact (ida)", "l": l, "drift": d, "mean_abs": d, "diverged": 0}
+             for l, d in exact.items()]
+    (tmp_path / "summary.json").write_text(json.dumps({"fig5": {"rows": rows}}))
+    by = {v["quantity"]: v for v in CASE.verdicts(str(tmp_path)) if v["place"] == "Fig 5"}
+    bdf = next(v for q, v in by.items() if q.startswith("BDF drift (in excess"))
+    heun = next(v for q, v in by.items() if q.startswith("Heun drift (in excess"))
+    assert bdf["status"] == "differs" and bdf["nsfric"] == pytest.approx(1.0)
+    assert heun["status"] == "differs" and heun["nsfric"] == pytest.approx([1.0, 1.0])
