@@ -35,8 +35,8 @@ def test_unknown_case_has_no_verdicts(tmp_path):
 
 
 def test_every_verdict_says_not_reproduced_without_outputs(tmp_path):
-    for name in ("sliding-plates", "sliding-plates-2d", "dry-oscillator", "slope-block", "normal-impact",
-                 "kuhn-contact"):
+    for name in ("sliding-plates", "sliding-plates-2d", "dry-oscillator", "slope-block", "slope-block-rotating",
+                 "normal-impact", "kuhn-contact"):
         vs = get_case(name).verdicts(str(tmp_path))
         assert vs and all(v["status"] == "not reproduced" for v in vs), name
 

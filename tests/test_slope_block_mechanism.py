@@ -72,4 +72,26 @@ def test_no_marker_where_there_is_no_data():
     xs = np.concatenate([np.asarray(line.get_xdata(), dtype=float) for line in ax.lines])
     assert 0.001 not in xs and FLOOR * 10 not in ys  # nothing drawn at the diverged size
     assert sorted(set(xs)) == [0.01, 0.1]
-    assert any("diverged" in t.get_text() for t in ax.texts)
+    assert_diverged_named_beside_the_data(fig, "delta-heun: diverged at l = 0.001")
+
+
+def assert_diverged_named_beside_the_data(fig, note):
+    """The diverged point is named in the legend (no handle), nothing is written over the
+    axes, and the legend lies beside the axes: it hides neither data nor the note."""
+    ax = fig.axes[0]
+    assert any(note in t.get_text() for t in ax.get_legend().get_texts())
+    assert not ax.texts
+    fig.canvas.draw()
+    assert ax.get_legend().get_window_extent().x0 >= ax.get_window_extent().x1
+
+
+def test_fig4_names_a_diverged_scheme_in_its_legend():
+    from nsfric.cases.slope_block_figures import plot_drift_dt
+
+    rows = [{"scheme": s, "law": "coulomb", "dt": dt, "drift": d, "mean_abs": d, "min_abs": d, "max_abs": d}
+            for s in ("delta-heun", "delta-bdf5") for dt, d in ((5e-6, 1e-6), (5e-5, float("nan")))
+            if not (s == "delta-heun" and dt == 5e-5)]
+    fig = plot_drift_dt(rows, {"filippov": {"drift": 0.0}}, (0.01, 0.05), caption=["c"])
+    xs = np.concatenate([np.asarray(line.get_xdata(), dtype=float) for line in fig.axes[0].lines])
+    assert 5e-5 not in xs
+    assert_diverged_named_beside_the_data(fig, "delta-bdf5 (coulomb): diverged at dt = 5e-05")

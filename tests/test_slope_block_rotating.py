@@ -145,3 +145,53 @@ def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
     assert mech[0].split(",")[:3] == ["block", "variant", "scheme"] and len(mech) > 6
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert set(summary["fig2"]) == {"damping=normal+tangential", "damping=normal only (gt_ratio=0)"}
+    # the verdicts of issue 15, evaluated on this run's outputs
+    verdicts = CASE.verdicts(str(tmp_path))
+    by = {v["quantity"]: v for v in verdicts}
+    assert len(verdicts) >= 12 and {v["status"] for v in verdicts} <= {"match", "differs", "not reproduced"}
+    slide = next(v for q, v in by.items() if q.startswith("35 deg"))
+    assert slide["status"] == "match" and abs(slide["difference"]) < 1e-6 * abs(slide["paper"])
+    stick = next(v for q, v in by.items() if q.startswith("15 deg (half the critical angle)"))
+    assert stick["status"] == "match" and stick["nsfric"] == ["stick"]
+    assert by[next(q for q in by if q.startswith("critical angle"))]["status"] == "match"
+    rest = next(v for q, v in by.items() if q.startswith("at alpha = 30 deg"))
+    assert rest["status"] == "match" and rest["nsfric"] > 0
+    proj = next(v for q, v in by.items() if q.startswith("velocity projection"))
+    assert proj["status"] in ("match", "differs") and proj["nsfric"] < 1e-2  # evaluated (short window here)
+    # a broken quantity flips its verdict: a slip after the stick, a wrong slide acceleration
+    summary["fig2"]["damping=normal+tangential"]["exact static friction"]["events"].append(["slip", 0.001])
+    summary["slide35"]["ida"]["acceleration"] *= 1.001
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    broken = {v["quantity"]: v["status"] for v in CASE.verdicts(str(tmp_path))}
+    assert broken[stick["quantity"]] == "differs" and broken[slide["quantity"]] == "differs"
+
+
+def test_sp_equal_decides_the_held_states_without_simplify(monkeypatch):
+    """The rotating block's held states (x' = vx) are found without simplifying its
+    trigonometric rates (a minute each); an identity still goes to simplify."""
+    from nsfric.schemes import delta as D
+
+    x = sp.Symbol("x")
+    assert D.sp_equal(sp.sin(x) ** 2 + sp.cos(x) ** 2, 1) and not D.sp_equal(sp.sin(x), sp.cos(x))
+    model = CASE.model("coulomb")
+    monkeypatch.setattr(sp, "simplify", lambda e: pytest.fail("simplify called"))
+    assert D.held_states(model) == [0]
+
+
+def test_fig5_verdicts_take_the_drift_less_the_exact_references_own_motion(tmp_path):
+    """The 1 m block still rocks in the window (its exact reference moves too): the size
+    verdicts compare the drift in excess of it, so a raw rise that the exact reference
+    shares is no growth with l (summary rows as the run writes them)."""
+    import json
+
+    exact = {0.002: 0.0, 0.01: 0.0, 0.1: 0.0, 1.0: 1.4e-5}
+    rows = [{"integrator": i, "scheme": f"delta-{i}", "l": l, "drift": 4e-6 + exact[l], "mean_abs": 4e-6 + exact[l],
+             "diverged": 0} for i in ("heun", "bdf2") for l in exact]
+    rows += [{"integrator": "exact", "scheme": "exact (ida)", "l": l, "drift": d, "mean_abs": d, "diverged": 0}
+             for l, d in exact.items()]
+    (tmp_path / "summary.json").write_text(json.dumps({"fig5": {"rows": rows}}))
+    by = {v["quantity"]: v for v in CASE.verdicts(str(tmp_path)) if v["place"] == "Fig 5"}
+    bdf = next(v for q, v in by.items() if q.startswith("BDF drift (in excess"))
+    heun = next(v for q, v in by.items() if q.startswith("Heun drift (in excess"))
+    assert bdf["status"] == "differs" and bdf["nsfric"] == pytest.approx(1.0)
+    assert heun["status"] == "differs" and heun["nsfric"] == pytest.approx([1.0, 1.0])

@@ -11,7 +11,8 @@
 * ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg);
 * ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
   delta-Heun, delta-BDF2 and delta-BDF5;
-* ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude.
+* ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude (the
+  rotating block also the exact 35 deg slide acceleration, ``slide35``).
 """
 from __future__ import annotations
 
@@ -89,7 +90,7 @@ def time_series_columns(data) -> dict:
     return {k: out[k] for k in ("damping", "series", "scheme", "t", "x_h", "x")}
 
 
-def _drift_lines(ax, xs, rs, color, label, marker):
+def _drift_lines(ax, xs, rs, color, label, marker, xname):
     x = np.array(xs)
     plain = np.abs([r["drift"] for r in rs])
     mean = np.array([r["mean_abs"] for r in rs])
@@ -104,9 +105,14 @@ def _drift_lines(ax, xs, rs, color, label, marker):
                   label=f"{label}: run from t = 0")
     else:
         ax.loglog(x[ok], np.maximum(plain[ok], FLOOR), marker + "-", color=color, ms=4, label=label)
-    for xv in x[~ok]:  # no data there: a note at the axis edge, not a marker on the data scale
-        ax.annotate(f"{label}: diverged", xy=(xv, 0.02), xycoords=("data", "axes fraction"),
-                    rotation=90, fontsize=6, color=color, ha="center", va="bottom")
+    for xv in x[~ok]:  # no data there: named in the legend (no handle), nothing on the data scale
+        ax.plot([], [], " ", label=f"{label}: diverged at {xname} = {xv:g} (no point)")
+
+
+def outside_legend(ax):
+    """The legend beside the axes (right): it hides no data; a diverged point is named in
+    it, never drawn."""
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
 
 
 def plot_drift_dt(rows, exact, window, caption=(), block=""):
@@ -115,7 +121,8 @@ def plot_drift_dt(rows, exact, window, caption=(), block=""):
     marks = "os^vD"
     for k, scheme in enumerate(dict.fromkeys(r["scheme"] for r in rows)):
         rs = [r for r in rows if r["scheme"] == scheme]
-        _drift_lines(ax, [r["dt"] for r in rs], rs, f"C{k}", f"{scheme} ({rs[0]['law']})", marks[k % 5])
+        _drift_lines(ax, [r["dt"] for r in rs], rs, f"C{k}", f"{scheme} ({rs[0]['law']})", marks[k % 5],
+                     "dt")
     ex = max(abs(v["drift"]) for k, v in exact.items() if k != "cs")
     ax.axhline(max(ex, FLOOR), color="k", ls="--", lw=1,
                label=f"exact static friction (Filippov, IDA): drift {ex:.1g} m")
@@ -125,7 +132,7 @@ def plot_drift_dt(rows, exact, window, caption=(), block=""):
     ax.set_xlabel("dt [s]")
     ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
     ax.set_title(f"Fig 4 analogue{block}: drift of a 1 cm block at 15° (zero drawn at 1e-16 m)", fontsize=9)
-    ax.legend(fontsize=6.5, loc="center right")
+    outside_legend(ax)
     ax.grid(True, which="both", alpha=0.3)
     add_caption(fig, caption)
     return fig
@@ -142,12 +149,12 @@ def plot_drift_size(rows, window, dt, caption=(), block=""):
             ax.loglog([r["l"] for r in rs], np.maximum(d, FLOOR), "k--", marker="x", ms=4,
                       label=f"exact static friction (IDA): max drift {d.max():.1g} m")
             continue
-        _drift_lines(ax, [r["l"] for r in rs], rs, f"C{k}", f"delta-{integ}", marks.get(integ, "o"))
+        _drift_lines(ax, [r["l"] for r in rs], rs, f"C{k}", f"delta-{integ}", marks.get(integ, "o"), "l")
     ax.set_xlabel("block size l [m]")
     ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
     ax.set_title(f"Fig 5 analogue{block}: drift against particle size, 15°, dt = {dt:g} s (zero at 1e-16 m)",
                  fontsize=9)
-    ax.legend(fontsize=6.5, loc="center right")
+    outside_legend(ax)
     ax.grid(True, which="both", alpha=0.3)
     add_caption(fig, caption)
     return fig
@@ -240,6 +247,8 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                    fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)
     if progress:
         progress(f"{case.name}: Cundall-Strack amplitude")
+    if rot:  # above the critical angle: sliding with the exact acceleration
+        summary["slide35"] = S.slide_acceleration(case, 35.0)
     summary["cs_amplitude"] = [S.cs_amplitude(case, 15.0, p, window=(t_series / 2, t_series))
                                for p in ({"gt_ratio": 0.0}, {"damping": 0.0}, {})]
     path = os.path.join(out_dir, "summary.json")

@@ -299,6 +299,23 @@ def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.
     return rows
 
 
+def slide_acceleration(case, alpha=35.0, window=(0.03, 0.05)) -> dict:
+    """Above the critical angle: the exact references' acceleration along the slope once
+    the normal oscillation has died (slope of a line fitted to ``vx`` over ``window``,
+    Filippov and IDA) next to ``g (sin alpha - mu cos alpha)`` (``"exact"``) and their
+    events."""
+    params = {"alpha": alpha}
+    t = np.linspace(window[0], window[1], 201)
+    out = {"alpha": alpha, "window": list(window),
+           "exact": case.numbers(case.bind("coulomb", params))["slide_acceleration"]}
+    for solver in ("filippov", "ida"):
+        sol = case.reference_solution("coulomb", solver=solver, params=params, t_end=window[1], samples=501)
+        vx = sol(t)[sol.state_names.index("vx")]
+        out[solver] = {"acceleration": float(np.polyfit(t, vx, 1)[0]),
+                       "events": [(e.kind, e.t) for e in sol.events]}
+    return out
+
+
 # -- Cundall-Strack amplitude --------------------------------------------------------------
 def cs_amplitude(case, alpha=15.0, params=None, window=(0.02, 0.05), dt=DT_PAPER) -> dict:
     """Oscillation amplitude of the Cundall-Strack block about its equilibrium.

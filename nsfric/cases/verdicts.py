@@ -26,7 +26,7 @@ import os
 import numpy as np
 
 #: the modules holding declarations, imported on first use
-MODULES = ("verdicts_fuhrer", "verdicts_krengel_matuttis", "verdicts_schafer", "verdicts_kuhn")
+MODULES = ("verdicts_fuhrer", "verdicts_krengel_matuttis", "verdicts_km_rotating", "verdicts_schafer", "verdicts_kuhn")
 STATUSES = ("match", "differs", "not reproduced")
 
 _VERDICTS: dict = {}

@@ -195,9 +195,19 @@ def held_states(model) -> list:
 
 
 def sp_equal(a, b) -> bool:
+    """Whether ``a - b`` simplifies to zero.  Decided without ``simplify`` where a sample
+    point shows ``a - b != 0`` (distinct positive rationals for its symbols, 30 digits):
+    ``simplify`` of the rotating block's trigonometric rates takes about a minute each."""
     import sympy as sp
 
-    return sp.simplify(sp.sympify(a) - b) == 0
+    d = sp.sympify(a) - b
+    if d == 0:
+        return True
+    point = {s: sp.Rational(3 + 2 * k, 7 + k) for k, s in enumerate(sorted(d.free_symbols, key=str))}
+    v = d.evalf(30, subs=point)
+    if v.is_Number and v.is_finite and abs(v) > 1e-12:
+        return False
+    return sp.simplify(d) == 0
 
 
 class DeltaAdjustment(RateField):
