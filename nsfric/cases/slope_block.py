@@ -50,12 +50,18 @@ from .base import Case, register_case
 
 @lru_cache(maxsize=None)
 def _number_functions(name: str) -> dict:
-    """``{quantity: (function, parameter names)}`` of :func:`systems.slope_numbers`."""
-    out = {}
-    for k, e in systems.slope_numbers(name).items():
-        args = sorted(s.name for s in e.free_symbols)
-        out[k] = (sp.lambdify(args, e, "math"), args)
-    return out
+    """``{quantity: (function, parameter names)}`` of :func:`systems.slope_numbers`
+    (generated code kept in the disk cache of derived numerics: the derivation takes
+    SymPy a second)."""
+    from ..symbolic.numcache import cached_lambdas, class_files
+
+    def build():
+        out = {}
+        for k, e in systems.slope_numbers(name).items():
+            args = sorted(s.name for s in e.free_symbols)
+            out[k] = (sp.lambdify(args, e, "math"), args)
+        return out
+    return cached_lambdas(f"{name}/table-1", build, class_files(SlopeBlock))
 
 
 @register_case

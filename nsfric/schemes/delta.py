@@ -195,9 +195,19 @@ def held_states(model) -> list:
 
 
 def sp_equal(a, b) -> bool:
+    """Whether the expressions ``a`` and ``b`` are equal (``simplify(a - b) == 0``).
+
+    Decided without ``simplify`` (seconds for a coupled model's rate) where it is plain:
+    equal expressions, or a symbol ``b`` that ``a`` does not contain (``a - b`` then
+    changes with ``b`` at unit rate, so it is not identically zero)."""
     import sympy as sp
 
-    return sp.simplify(sp.sympify(a) - b) == 0
+    a = sp.sympify(a)
+    if a == b:
+        return True
+    if isinstance(b, sp.Symbol) and not a.has(b):
+        return False
+    return sp.simplify(a - b) == 0
 
 
 class DeltaAdjustment(RateField):
