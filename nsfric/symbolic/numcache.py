@@ -257,10 +257,11 @@ def numeric_model(case: str, law: str, build, files=(), backend: str = "numpy"):
 
 
 def cached_lambdas(name: str, build, files=()) -> dict:
-    """``{label: (f, args)}`` of generated functions (``f`` from ``lambdify``, called with
-    the parameters ``args``), restored from the entry ``name`` or built by ``build()``
-    (SymPy) and stored, under the same key rule, checks and atomic writes as the models'
-    entries (Table 1's derived values of the block on the slope)."""
+    """``{label: (f, args, *texts)}`` of generated functions (``f`` from ``lambdify``,
+    called with the parameters ``args``; ``texts``: strings kept with it, such as the
+    expression's text), restored from the entry ``name`` or built by ``build()`` (SymPy)
+    and stored, under the same key rule, checks and atomic writes as the models' entries
+    (Table 1's derived values of the block on the slope)."""
     if not enabled():
         return build()
     key = entry_key(name, "lambdas", "math", files)
@@ -269,11 +270,13 @@ def cached_lambdas(name: str, build, files=()) -> dict:
     if isinstance(labels, list) and sorted(entry.functions) == sorted(labels):
         try:  # in the order build() gave them
             return {label: (compile_function(entry.functions[label]["fn"]),
-                            [str(a) for a in entry.functions[label]["args"]]) for label in labels}
+                            [str(a) for a in entry.functions[label]["args"]],
+                            *[str(t) for t in entry.functions[label]["texts"]]) for label in labels}
         except Exception:  # a stored function that does not load: rebuilt, never trusted
             pass
     out = build()
-    specs = {label: {"fn": raw_spec(f), "args": list(args)} for label, (f, args) in out.items()}
+    specs = {label: {"fn": raw_spec(f), "args": list(args), "texts": list(texts)}
+             for label, (f, args, *texts) in out.items()}
     if all(s["fn"] is not None for s in specs.values()):
         entry = Entry(key, "math", {"labels": list(specs)}, specs)
         entry.save()
