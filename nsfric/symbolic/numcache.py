@@ -249,7 +249,8 @@ def numeric_model(case: str, law: str, build, files=(), backend: str = "numpy"):
     model = build()
     try:
         record = model_record(model)
-    except AttributeError:  # not a HybridModel (a contact network, a pile)
+        json.dumps(record)
+    except (AttributeError, TypeError, ValueError):  # not a HybridModel of plain names (a contact network)
         return model
     entry = Entry(key, backend, record)
     entry.save()
