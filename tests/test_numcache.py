@@ -207,9 +207,9 @@ def test_generated_lambdas_are_cached_and_a_corrupt_entry_rebuilt(tmp_path, monk
 
     def build():
         builds.append(1)
-        return {"root": (sp.lambdify(["a", "b"], sp.sqrt(a) * sp.exp(-b) + sp.pi, "math"), ["a", "b"]),
-                "ratio": (sp.lambdify(["a"], a / 3, "math"), ["a"])}
-    want = {k: f(*[2.0, 0.5][:len(args)]) for k, (f, args) in build().items()}
+        return {"root": (sp.lambdify(["a", "b"], sp.sqrt(a) * sp.exp(-b) + sp.pi, "math"), ["a", "b"], "sqrt(a)"),
+                "ratio": (sp.lambdify(["a"], a / 3, "math"), ["a"], "a/3")}
+    want = {k: f(*[2.0, 0.5][:len(args)]) for k, (f, args, _) in build().items()}
     builds.clear()
     for expect_build, corrupt in ((1, None), (0, None), (1, _wrong_hash), (0, None), (1, _truncate)):
         if corrupt:
@@ -218,4 +218,5 @@ def test_generated_lambdas_are_cached_and_a_corrupt_entry_rebuilt(tmp_path, monk
         assert len(builds) == expect_build, corrupt
         builds.clear()
         assert list(got) == ["root", "ratio"]  # build()'s order
-        assert {k: f(*[2.0, 0.5][:len(args)]) for k, (f, args) in got.items()} == want
+        assert {k: f(*[2.0, 0.5][:len(args)]) for k, (f, args, _) in got.items()} == want
+        assert [text for *_, text in got.values()] == ["sqrt(a)", "a/3"]  # the texts kept with them
