@@ -2,6 +2,7 @@
 without SymPy and with the same numbers; corrupt entries are rebuilt; concurrent writers."""
 import json
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -108,7 +109,7 @@ def _entry_file(root):
 def _rewrite_payload(path, edit):
     """Edit the payload and store it with a correct checksum (a file that passes the
     checksum but must still not be trusted)."""
-    head, payload = open(path).read().split("\n", 1)
+    _, payload = pathlib.Path(path).read_text().split("\n", 1)
     data = json.loads(payload)
     edit(data)
     payload = json.dumps(data, sort_keys=True)
@@ -127,7 +128,7 @@ def _truncate(path):
 
 
 def _wrong_hash(path):
-    head, payload = open(path).read().split("\n", 1)
+    _, payload = pathlib.Path(path).read_text().split("\n", 1)
     with open(path, "w") as f:
         f.write(f"{numcache._MAGIC} {numcache.FORMAT} sha256={'0' * 64}\n{payload}")
 
@@ -138,7 +139,7 @@ def _garbage(path):
 
 
 def _empty(path):
-    open(path, "w").close()
+    pathlib.Path(path).write_text("")
 
 
 CORRUPTIONS = {
