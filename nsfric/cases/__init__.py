@@ -1,11 +1,22 @@
-"""Published systems, one module each; see :data:`CASES`."""
+"""Published systems, one module each; see :data:`CASES`.
+
+The case modules are imported on first use (:func:`get_case` imports the one it names,
+any read of :data:`CASES` all of them), so ``nsfric reference CASE`` loads only that
+case's laws.
+"""
+import importlib
+
 from .base import CASES, Case, converge, get_case, register_case, simulate, sweep
-from . import sliding_plates, sliding_plates_2d, dry_oscillator, normal_impact  # noqa: F401  (register)
-from . import slope_block, slope_block_rotating  # noqa: F401,E402  (register)
-from . import kuhn_contact  # noqa: F401,E402  (register)
-from . import column_detachment  # noqa: F401,E402  (register)
-from . import oblique_impact  # noqa: F401,E402  (register)
-from . import km_heap  # noqa: F401,E402  (register)
-from . import km_pile  # noqa: F401,E402  (register)
 
 __all__ = ["CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep"]
+
+
+def __getattr__(name):
+    """A module of this package, imported on first use."""
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,13 +6,15 @@ reproduces the paper's figures (``run`` returns data, ``plot`` draws it).
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import math
 import numbers
 import os
 
 import numpy as np
 
-from ..plugins import GROUPS, LazyRegistry
+from ..plugins import GROUPS, LazyRegistry, load_entry_points
 from ..solvers.base import Problem, get_solver
 
 
@@ -27,9 +29,34 @@ def _add_plugin_case(name, obj, registry):
     registry[name] = case
 
 
-#: name -> case object: the cases of this package (:func:`register_case`), completed on
-#: first use by the installed plug-ins of the entry-point group ``nsfric.cases``
-CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case)
+#: the cases of this package, in order: name -> the module that registers it
+BUILTIN_CASES = {
+    "sliding-plates": "sliding_plates", "sliding-plates-2d": "sliding_plates_2d", "dry-oscillator": "dry_oscillator",
+    "normal-impact": "normal_impact", "slope-block": "slope_block", "slope-block-rotating": "slope_block_rotating",
+    "kuhn-contact": "kuhn_contact", "column-detachment": "column_detachment", "oblique-impact": "oblique_impact",
+    "km-heap": "km_heap", "km-pile": "km_pile",
+}
+
+
+def _import_case(name: str) -> None:
+    importlib.import_module(f"{__package__}.{BUILTIN_CASES[name]}")
+
+
+def _load_cases() -> list:
+    """Import every built-in case (kept in :data:`BUILTIN_CASES`' order, whichever was
+    imported first), then the plug-ins."""
+    for name in BUILTIN_CASES:
+        _import_case(name)
+    for name in BUILTIN_CASES:
+        if dict.__contains__(CASES, name):
+            dict.__setitem__(CASES, name, dict.pop(CASES, name))
+    return list(BUILTIN_CASES) + load_entry_points(GROUPS["cases"], CASES, _add_plugin_case)
+
+
+#: name -> case object: the cases of this package (:func:`register_case`; each module is
+#: imported on first use), completed by the installed plug-ins of the entry-point group
+#: ``nsfric.cases``
+CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case, loader=_load_cases)
 
 
 def register_case(cls):
@@ -62,8 +89,10 @@ def get_case(name: str):
     ValueError
         For an unknown name, listing the known ones.
     """
+    if name in BUILTIN_CASES and not dict.__contains__(CASES, name):
+        _import_case(name)  # this case's module only: not every case's laws and SciPy
     try:
-        return CASES[name]
+        return dict.__getitem__(CASES, name) if dict.__contains__(CASES, name) else CASES[name]
     except KeyError:
         raise ValueError(f"unknown case {name!r}; choose one of {sorted(CASES)}") from None
 
@@ -126,7 +155,7 @@ class Case:
         without the built models."""
         if CASES.get(self.name) is self:
             return get_case, (self.name,)
-        return _restore_case, (type(self), {k: v for k, v in self.__dict__.items() if k != "_models"})
+        return _restore_case, (type(self), {k: v for k, v in self.__dict__.items() if k not in ("_models", "_frozen")})
 
     def unit_of(self, quantity: str) -> str:
         return self.units.get(quantity, self.unit)
@@ -146,22 +175,54 @@ class Case:
     def build(self, law: str):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def numeric_model(self, law: str | None = None):
+        """The model of ``law`` as a reference solver reads it: the symbolic one if this
+        process built it already, else a :class:`~nsfric.symbolic.frozen.FrozenModel`
+        restored from the disk cache of derived numerics (:mod:`nsfric.symbolic.numcache`:
+        no SymPy on a warm machine), which fills the cache on a miss."""
+        law = self.check_law(law)
+        if law in self._models:
+            return self._models[law]
+        frozen = self.__dict__.setdefault("_frozen", {})
+        if law not in frozen:
+            from ..symbolic.numcache import class_files, numeric_model
+
+            frozen[law] = numeric_model(self.name, law, functools.partial(self.model, law), class_files(type(self)))
+        return frozen[law]
+
+    def _model_at_hand(self, law: str | None):
+        """The symbolic model if built, else the restored one if any, else built now."""
+        law = self.check_law(law)
+        return self._models.get(law) or self.__dict__.get("_frozen", {}).get(law) or self.model(law)
+
     def bind(self, law: str | None = None, params: dict | None = None) -> dict:
-        return self.model(law).bind(params)
+        return self._model_at_hand(law).bind(params)
 
     def y0(self, law: str | None, values: dict) -> np.ndarray:
         """The initial state (n,); ``(n, B)`` when initial values are arrays (a batch)."""
-        m = self.model(law)
+        m = self._model_at_hand(law)
         return np.array(np.broadcast_arrays(*[values[self.initial[s]] if s in self.initial else 0.0
                                               for s in m.state_names]), dtype=float)
 
     def problem(self, law=None, params=None, t_end=None) -> Problem:
         law = self.check_law(law)
+        return self._problem(self.model(law), law, params, t_end)
+
+    def reference_problem(self, law=None, params=None, t_end=None, solver: str = "filippov") -> Problem:
+        """:meth:`problem` for the reference solver ``solver``: for ``filippov`` on
+        :meth:`numeric_model` (the disk cache of derived numerics) unless the case builds
+        its problems itself; the same numbers either way."""
+        if solver != "filippov" or type(self).problem is not Case.problem:
+            return self.problem(law, params, t_end)
+        law = self.check_law(law)
+        return self._problem(self.numeric_model(law), law, params, t_end)
+
+    def _problem(self, model, law, params, t_end) -> Problem:
         values = self.bind(law, params)
         t_end = self.default_t_end(law, values) if t_end is None else float(t_end)
         if not (math.isfinite(t_end) and t_end > 0):
             raise ValueError(f"t_end must be finite and > 0, got {t_end:g}")
-        return Problem(self.model(law), values, self.y0(law, values), (0.0, t_end), self.name, law,
+        return Problem(model, values, self.y0(law, values), (0.0, t_end), self.name, law,
                        getattr(self, "closed_form", True))
 
     def default_t_end(self, law: str, values: dict) -> float:
@@ -176,7 +237,7 @@ class Case:
         ``t_end`` must be finite and > 0, ``samples`` an integer >= 2 (a uniform grid),
         ``t_eval`` increasing times inside the span; ``options`` go to the solver
         (unknown ones raise ValueError)."""
-        prob = self.problem(law, params, t_end)
+        prob = self.reference_problem(law, params, t_end, solver)
         if samples is not None:
             if t_eval is not None:
                 raise ValueError("give samples or t_eval, not both")

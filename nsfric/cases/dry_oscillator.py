@@ -10,7 +10,6 @@ the sticking segment.
 from __future__ import annotations
 
 
-from ..symbolic import systems
 from .base import Case, register_case
 
 
@@ -24,6 +23,8 @@ class DryOscillator(Case):
     initial = {"x": "x0", "v": "v0"}
 
     def build(self, law: str):
+        from ..symbolic import systems  # SymPy: only when the model is built
+
         return systems.dry_oscillator(law)
 
     def run(self, out_dir: str, progress=None) -> dict:

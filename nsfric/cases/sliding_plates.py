@@ -17,7 +17,6 @@ then sticking, a critically damped oscillation that never reaches ``|F_S| = F_ma
 from __future__ import annotations
 
 
-from ..symbolic import systems
 from .base import Case, register_case
 
 
@@ -31,6 +30,8 @@ class SlidingPlates(Case):
     initial = {"xi": "xi0", "v": "v0"}
 
     def build(self, law: str):
+        from ..symbolic import systems  # SymPy: only when the model is built
+
         return systems.sliding_plates(law)
 
     def run(self, out_dir, progress=None):  # Figs 1-4, order table, studies: sliding_plates_figures

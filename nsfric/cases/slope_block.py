@@ -50,12 +50,23 @@ from .base import Case, register_case
 
 @lru_cache(maxsize=None)
 def _number_functions(name: str) -> dict:
-    """``{quantity: (function, parameter names)}`` of :func:`systems.slope_numbers`."""
-    out = {}
-    for k, e in systems.slope_numbers(name).items():
-        args = sorted(s.name for s in e.free_symbols)
-        out[k] = (sp.lambdify(args, e, "math"), args)
-    return out
+    """``{quantity: (function, parameter names, expression text)}`` of
+    :func:`systems.slope_numbers` (generated code kept in the disk cache of derived
+    numerics: the derivation takes SymPy a second)."""
+    from ..symbolic.numcache import cached_lambdas, class_files
+
+    def build():
+        out = {}
+        for k, e in systems.slope_numbers(name).items():
+            args = sorted(s.name for s in e.free_symbols)
+            out[k] = (sp.lambdify(args, e, "math"), args, str(e))
+        return out
+    return cached_lambdas(f"{name}/table-1", build, class_files(SlopeBlock))
+
+
+def number_texts(rotating: bool = False) -> dict:
+    """``{quantity: str(expression)}`` of :func:`systems.slope_numbers` (Table 1's column)."""
+    return {k: t for k, (_, _, t) in _number_functions("slope-block-rotating" if rotating else "slope-block").items()}
 
 
 @register_case
@@ -84,7 +95,7 @@ class SlopeBlock(Case):
         parameter ``values``, evaluated from their symbolic derivation
         (:func:`nsfric.symbolic.systems.slope_numbers`)."""
         fns = _number_functions("slope-block-rotating" if rotating else "slope-block")
-        return {k: float(f(**{n: values[n] for n in args})) for k, (f, args) in fns.items()}
+        return {k: float(f(**{n: values[n] for n in args})) for k, (f, args, _) in fns.items()}
 
     def run(self, out_dir: str, progress=None) -> dict:
         from .slope_block_figures import run_all

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..symbolic import systems
+from .slope_block import number_texts
 
 #: (quantity, parameter or derived key, unit, source)
 ROWS = (
@@ -37,11 +37,11 @@ def table1(case, values=None) -> tuple[dict, dict]:
     values = case.bind("coulomb", values)
     rot = bool(getattr(case, "rotating", False))
     nums = case.numbers(values)
-    exprs = systems.slope_numbers("slope-block-rotating" if rot else "slope-block")
+    exprs = number_texts(rot)  # str of each expression of systems.slope_numbers
     cols = {"quantity": [], "expression": [], "value": [], "unit": [], "source": []}
     for q, key, unit, src in ROWS:
         cols["quantity"].append(q)
-        cols["expression"].append(str(exprs[key]) if key in exprs else key)
+        cols["expression"].append(exprs[key] if key in exprs else key)
         cols["value"].append(float(nums[key] if key in nums else values[key]))
         cols["unit"].append(unit)
         cols["source"].append(src)

@@ -67,7 +67,7 @@ def cmd_reference(args):
     case = get_case(args.case)
     law = case.check_law(args.law)
     params = parse_params(args.param)
-    prob = case.problem(law, params, args.t_end)
+    prob = case.reference_problem(law, params, args.t_end, args.solver)
     check_output_pair(args.out)
     options = {}
     if args.method:

@@ -195,14 +195,21 @@ def held_states(model) -> list:
 
 
 def sp_equal(a, b) -> bool:
-    """Whether ``a - b`` simplifies to zero.  Decided without ``simplify`` where a sample
-    point shows ``a - b != 0`` (distinct positive rationals for its symbols, 30 digits):
-    ``simplify`` of the rotating block's trigonometric rates takes about a minute each."""
+    """Whether the expressions ``a`` and ``b`` are equal (``simplify(a - b) == 0``).
+
+    Decided without ``simplify`` (seconds for a coupled model's rate, about a minute for
+    the rotating block's trigonometric rates) where it is plain: equal expressions; a
+    symbol ``b`` that ``a`` does not contain (``a - b`` then changes with ``b`` at unit
+    rate, so it is not identically zero); or a sample point where ``a - b != 0``
+    (distinct positive rationals for its symbols, 30 digits)."""
     import sympy as sp
 
-    d = sp.sympify(a) - b
-    if d == 0:
+    a = sp.sympify(a)
+    if a == b:
         return True
+    if isinstance(b, sp.Symbol) and not a.has(b):
+        return False
+    d = a - b
     point = {s: sp.Rational(3 + 2 * k, 7 + k) for k, s in enumerate(sorted(d.free_symbols, key=str))}
     v = d.evalf(30, subs=point)
     if v.is_Number and v.is_finite and abs(v) > 1e-12:

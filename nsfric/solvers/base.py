@@ -6,24 +6,47 @@ makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``)
 """
 from __future__ import annotations
 
+import importlib
 import math
+import sys
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import BudgetError, SolverFailure, ZenoError
-from ..symbolic.contacts import ContactModel
+from ..plugins import LazyRegistry
 from .loop import Budget, ModeLoop, loop_options
 
 #: options every reference solver takes (the shared mode loop's)
 LOOP_OPTIONS = ("max_events", "zeno_window", "max_seconds")
 
-REFERENCE_SOLVERS: dict = {}
+#: the built-in solvers: name -> the module of this package that registers it
+BUILTIN_SOLVERS = {"filippov": "filippov", "ida": "dae", "radau5dae": "dae", "analytic": "analytic"}
+
+
+def _load_builtin() -> list:
+    for module in dict.fromkeys(BUILTIN_SOLVERS.values()):
+        importlib.import_module(f"{__package__}.{module}")
+    return list(BUILTIN_SOLVERS)
+
+
+#: name -> solver class; reading it imports every built-in solver's module once (SciPy,
+#: SymPy, Assimulo), while :func:`get_solver` imports only the one it names
+REFERENCE_SOLVERS: dict = LazyRegistry("nsfric.solvers", loader=_load_builtin)
+
 #: reference solver -> the multi-contact solver it hands a
 #: :class:`~nsfric.symbolic.contacts.ContactModel` to: ``filippov`` the event-driven
 #: :class:`~nsfric.solvers.pile.PileSolver`, ``ida`` the DAE :class:`~nsfric.solvers.pile_dae.PileIDA`
 CONTACT_SOLVERS = {"filippov": "events", "ida": "ida"}
+
+
+def _is_contact_model(model) -> bool:
+    """Whether ``model`` is a :class:`~nsfric.symbolic.contacts.ContactModel` (asked
+    without importing that module, and SymPy with it: no such model exists before it is
+    imported)."""
+    module = sys.modules.get("nsfric.symbolic.contacts")
+    return module is not None and isinstance(model, module.ContactModel)
 
 
 def register(cls):
@@ -46,8 +69,11 @@ def get_solver(name: str, **options):
     ReferenceSolver
         Call ``.solve(problem, t_eval)`` for a Solution.
     """
+    if name in BUILTIN_SOLVERS and not dict.__contains__(REFERENCE_SOLVERS, name):
+        importlib.import_module(f"{__package__}.{BUILTIN_SOLVERS[name]}")
     try:
-        cls = REFERENCE_SOLVERS[name]
+        cls = dict.__getitem__(REFERENCE_SOLVERS, name) if dict.__contains__(REFERENCE_SOLVERS, name) \
+            else REFERENCE_SOLVERS[name]
     except KeyError:
         raise ValueError(f"unknown solver {name!r}; choose one of {sorted(REFERENCE_SOLVERS)}") from None
     return cls(**options)
@@ -130,7 +156,7 @@ class ReferenceSolver:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                contacts = isinstance(problem.model, ContactModel)
+                contacts = _is_contact_model(problem.model)
                 sol = self._solve_contacts(problem, t_eval) if contacts else self._solve(problem, t_eval)
             except ZenoError as e:  # name extreme parameters, the likelier cause
                 hint = extreme_hint(problem.params, "")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
 
-from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
 from .guard_search import first_crossing
@@ -85,8 +84,8 @@ class FilippovSolver(ReferenceSolver):
         if method != "auto" and method not in METHODS:
             raise ValueError(f"method must be 'auto' or one of {sorted(METHODS)}, got {method!r}")
         n_check = int(self.options.get("n_check", 8))
-        d = derive(problem.model)
-        p = param_vector(problem.model, problem.params)
+        d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
+        p = problem.model.param_vector(problem.params)
         loop = self.mode_loop(ModeLogic(d, p), problem)
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}

@@ -4,15 +4,17 @@
 common-subexpression elimination, the states ``y`` and parameters ``p`` passed at run
 time (changing ``mu`` never regenerates code), and caches the result by a hash of the
 expressions, the argument symbols and the backend (as PyDy's code generators and
-PyBaMM's processed models do).
+PyBaMM's processed models do).  The generated source is also what the disk cache of
+derived numerics stores (:mod:`nsfric.symbolic.numcache`).
 
 Backends: ``"numpy"`` (vectorises over trailing axes of ``y``) and ``"math"`` (scalar
 only, lower call overhead).
 """
 from __future__ import annotations
 
-import numpy as np
 import sympy as sp
+
+from .frozen import wrap
 
 BACKENDS = ("numpy", "math")
 _CACHE: dict = {}
@@ -49,16 +51,7 @@ def generate(exprs, args, backend: str = "numpy"):
     STATS["misses"] += 1
     raw = sp.lambdify([list(a) for a in args], exprs, modules=[backend], cse=True)
     n = len(exprs)
-    if backend == "math":
-        def fn(*vals, _raw=raw):
-            return np.array(_raw(*vals), dtype=float)
-    else:
-        def fn(*vals, _raw=raw, _n=n):
-            out = _raw(*vals)
-            try:
-                return np.array(out, dtype=float)
-            except ValueError:  # mixed scalars and arrays: broadcast
-                return np.array(np.broadcast_arrays(*out), dtype=float)
+    fn = wrap(raw, backend, n)
     fn.exprs = exprs
     fn.args = args
     fn.__doc__ = (f"Generated ({backend}, cse) from {n} expression(s); arguments "

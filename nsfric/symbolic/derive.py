@@ -28,6 +28,7 @@ import numpy as np
 import sympy as sp
 
 from .codegen import generate
+from .frozen import FrozenModel, Reshaped, region_at
 from .laws import lam as LAM
 from .model import HybridModel, Region, Sliding
 from .normal import real_abs, step_sign
@@ -224,11 +225,8 @@ class DerivedModel:
         return self._numeric_fn(("rhs", mode), lambda: self._gen(self.modes[mode].rhs))
 
     def jac(self, mode: str):
-        def build():
-            f = self._gen(list(self.jacobian_expr(mode)))
-            n = self.n
-            return lambda y, p: f(y, p).reshape(n, n)
-        return self._numeric_fn(("jac", mode), build)
+        return self._numeric_fn(("jac", mode),
+                                lambda: Reshaped(self._gen(list(self.jacobian_expr(mode))), (self.n, self.n)))
 
     def guards(self, mode: str):
         gs = self.modes[mode].guards
@@ -356,17 +354,7 @@ class DerivedModel:
         """Name of the region whose sign pattern holds at ``y`` (with ``override``
         forcing the sign of some switching functions), or ``None``."""
         names, f = self.h
-        vals = dict(zip(names, f(y, p)))
-        for r in self.model.regions:
-            ok = True
-            for hname, sgn in r.signs.items():
-                if override and hname in override:
-                    ok &= override[hname] == sgn
-                else:
-                    ok &= sgn * vals[hname] > -tol
-            if ok:
-                return r.name
-        return None
+        return region_at(self.model.regions, names, f(y, p), override, tol)
 
 
 def derive(model: HybridModel, backend: str = "numpy") -> DerivedModel:
@@ -375,6 +363,8 @@ def derive(model: HybridModel, backend: str = "numpy") -> DerivedModel:
     The derivation is stored on the model object itself, so it lives exactly as long
     as the model does.
     """
+    if isinstance(model, FrozenModel):  # restored from the disk cache: the symbolic model's
+        model = model.symbolic  # derivation (the filippov solver asks the FrozenModel itself)
     cache = model.__dict__.setdefault("_derived", {})
     if backend not in cache:
         cache[backend] = DerivedModel(model, backend)
@@ -382,4 +372,4 @@ def derive(model: HybridModel, backend: str = "numpy") -> DerivedModel:
 
 
 def param_vector(model: HybridModel, values: dict) -> np.ndarray:
-    return np.array([values[q.name] for q in model.params], dtype=float)
+    return model.param_vector(values)

@@ -20,61 +20,10 @@ sliding fields, resets, guards, DAE residuals) is *derived* from this declaratio
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
-import sympy as sp
-
+from .params import ModelLookup, Param  # noqa: F401  (Param re-exported)
 from .validation import validate
-
-
-@dataclass(frozen=True)
-class Param:
-    """A model parameter with its default value and allowed range.
-
-    ``lo``/``hi`` bound the value; ``lo_open``/``hi_open`` make the bound strict.
-    """
-
-    symbol: sp.Symbol
-    default: float
-    lo: float = -math.inf
-    hi: float = math.inf
-    lo_open: bool = False
-    hi_open: bool = False
-    doc: str = ""
-    unit: str = ""
-
-    @property
-    def name(self) -> str:
-        return self.symbol.name
-
-    def range_text(self) -> str:
-        left = "(" if (self.lo_open or self.lo == -math.inf) else "["
-        right = ")" if (self.hi_open or self.hi == math.inf) else "]"
-        lo = "-inf" if self.lo == -math.inf else f"{self.lo:g}"
-        hi = "inf" if self.hi == math.inf else f"{self.hi:g}"
-        return f"{left}{lo}, {hi}{right}"
-
-    def validate(self, value) -> float:
-        """Return ``value`` as float or raise ValueError naming the parameter and range."""
-        try:
-            x = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"parameter {self.name!r} must be a number in {self.range_text()}, got {value!r}"
-            ) from None
-        bad = (
-            not math.isfinite(x)
-            or x < self.lo
-            or x > self.hi
-            or (self.lo_open and x == self.lo)
-            or (self.hi_open and x == self.hi)
-        )
-        if bad:
-            raise ValueError(
-                f"parameter {self.name!r} must lie in {self.range_text()}, got {x:g}"
-            )
-        return x
 
 
 @dataclass(frozen=True)
@@ -113,7 +62,7 @@ class Sliding:
     name: str
     surface: str
     kind: str  # "filippov" | "constrained"
-    algebraic: sp.Symbol
+    algebraic: object  # the sympy Symbol of the algebraic state
     plus: str | None
     minus: str | None
     rhs: dict = field(default_factory=dict)
@@ -123,7 +72,7 @@ class Sliding:
 
 
 @dataclass
-class HybridModel:
+class HybridModel(ModelLookup):
     """A piecewise-smooth system declared once in SymPy (see module docstring).
 
     Building a model validates it (:func:`~nsfric.symbolic.validation.validate`):
@@ -175,60 +124,8 @@ class HybridModel:
         self.output_names = tuple(outs)
         validate(self)
 
-    # -- lookup ---------------------------------------------------------------
-    @property
-    def state_names(self) -> tuple:
-        return tuple(s.name for s in self.states)
-
-    @property
-    def param_names(self) -> tuple:
-        return tuple(p.name for p in self.params)
-
-    def mode(self, name: str):
-        for m in self.regions + self.slidings:
-            if m.name == name:
-                return m
-        raise KeyError(name)
-
-    def is_sliding(self, name: str) -> bool:
-        return any(s.name == name for s in self.slidings)
-
-    def sliding_on(self, surface: str):
-        for s in self.slidings:
-            if s.surface == surface:
-                return s
-        return None
-
-    def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        raise KeyError(name)
-
     def derived(self, backend: str = "numpy"):
         """The :class:`~nsfric.symbolic.derive.DerivedModel` of this model (cached)."""
         from .derive import derive
 
         return derive(self, backend)
-
-    def param_vector(self, values: dict):
-        """Parameter values ordered as ``params`` (the ``p`` of every derived function)."""
-        import numpy as np
-
-        return np.array([values[q.name] for q in self.params], dtype=float)
-
-    def bind(self, overrides: dict | None = None) -> dict:
-        """Validated parameter values (defaults updated by ``overrides``).
-
-        Raises ValueError for an unknown parameter name or a value out of range.
-        """
-        overrides = dict(overrides or {})
-        values = {}
-        for p in self.params:
-            values[p.name] = p.validate(overrides.pop(p.name, p.default))
-        if overrides:
-            raise ValueError(
-                f"unknown parameter(s) {sorted(overrides)} for model {self.name!r}; "
-                f"allowed: {', '.join(self.param_names)}"
-            )
-        return values
