@@ -209,6 +209,7 @@ class _AssimuloSolver(ReferenceSolver):
         sw0 = [m == mode for m in model.mode_names]
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)
         prob.setup(d, p, loop, mode, t0)
+        prob.t_end = t_end
         prob.res = prob.residual
         if self.options.get("jacobian", True):
             prob.jac = prob.jacobian
@@ -289,7 +290,15 @@ class Radau5DAESolver(_AssimuloSolver):
     default_rtol = 1e-11
     default_atol = 1e-13
 
+    #: default largest step, as a fraction of the time span: the root search sees only
+    #: sign changes between steps, and where the solution is trivial (a force held at
+    #: the Coulomb limit) Radau5 grows its steps by up to 8x each until a whole guard
+    #: excursion fits inside one -- the Walton-Braun-Mindlin slip mode's exit at the
+    #: reversal of a prescribed slip went unseen, the force held at the limit to the end
+    max_step_fraction = 1e-2
+
     def _make(self, prob):
         s = _assimulo_solvers().Radau5DAE(prob)
         s.usejac = hasattr(prob, "jac") and prob.jac is not None
+        s.maxh = self.max_step_fraction * (prob.t_end - prob.t0)
         return s
