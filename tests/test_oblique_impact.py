@@ -195,11 +195,11 @@ def test_walton_braun_mindlin_two_solvers(psi):
     reversal with the F* reset, backward) to 1e-9 at psi_i = 0.5, 1.5, 3.  ida finishes
     since the algebraic state of a constrained mode (F_s = +-mu |F_n|, carrying ~1e-12 N
     of rounding noise from the overlap of the centres) is left out of its error test; the
-    atol of 1e-16 resolves ida's mechanical states (its default 1e-13 gives ~6e-9 at 1.5).
-    filippov keeps its default: with 1e-16 DOP853 cannot step across the kink of
-    mu |F_n| at F_n = 0 in slip+ (the rate of F_s jumps there; step size underflow)."""
-    a, b = _obs("walton-braun-mindlin", "filippov", psi_i=psi), _obs("walton-braun-mindlin", "ida", psi_i=psi,
-                                                                        atol=1e-16)
+    case's atol of 1e-16 for ida on this law resolves its mechanical states (ida's own
+    1e-13 gives ~6e-9 at 1.5).  filippov keeps its default: with 1e-16 DOP853 cannot step
+    across the kink of mu |F_n| at F_n = 0 in slip+ (the rate of F_s jumps there; step
+    size underflow)."""
+    a, b = _obs("walton-braun-mindlin", "filippov", psi_i=psi), _obs("walton-braun-mindlin", "ida", psi_i=psi)
     assert abs(a["psi_f"] - b["psi_f"]) < 1e-9 and abs(a["e"] - b["e"]) < 1e-9
 
 
@@ -217,3 +217,17 @@ def test_radau5dae_sees_the_slip_exit_at_each_reversal():
     a, b = (get_solver(s).solve(prob) for s in ("filippov", "radau5dae"))
     assert len(a.events) == 13 and [e.to_mode for e in b.events] == [e.to_mode for e in a.events]
     assert np.allclose([e.t for e in b.events], [e.t for e in a.events], rtol=0, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_radau5dae_on_walton_braun_mindlin_names_where_it_stalls():
+    """radau5dae cannot reach WBM's Coulomb limit at psi_i = 3 (eq 21's cube-root stiffness
+    falls to zero there); the failure says where: the mode, the time and the guard."""
+    from nsfric.errors import SolverFailure
+
+    with pytest.raises(SolverFailure, match=r"in mode 'contact/forward' at t = 4\.5\d*e-06; nearest its "
+                                            r"surface: guard c_minus->0 = -\d"):
+        CASE.reference_solution("walton-braun-mindlin", solver="radau5dae", params={"psi_i": 3.0}, max_steps=3000)
+    for bad in (0, 1.5, True, "10"):
+        with pytest.raises(ValueError, match="max_steps"):
+            CASE.reference_solution("viscous", solver="ida", max_steps=bad)

@@ -127,8 +127,11 @@ class ObliqueImpact(Case):
     #: defaults do not give the agreement of 1e-9 on ``psi_f`` and ``e``: IDA and
     #: Radau5DAE restart at every saw-tooth edge (~300-2600 of them, ``zeta_0 = 1e-8 m``)
     #: and leave ~1e-12 m/s per restart at ``rtol = 1e-12`` (IDA: 2e-9 in ``psi_f`` at
-    #: ``psi_i = 1.5`` and 4e-9 at 3, against 2e-10 at ``rtol = 1e-13``)
-    solver_defaults = {("saw-tooth", "ida"): {"rtol": 1e-13}, ("saw-tooth", "radau5dae"): {"rtol": 1e-13}}
+    #: ``psi_i = 1.5`` and 4e-9 at 3, against 2e-10 at ``rtol = 1e-13``); IDA on
+    #: Walton-Braun-Mindlin differs from filippov by 6.3e-9 at ``psi_i = 1.5`` with its
+    #: ``atol = 1e-13`` (6.5e-10 at 1e-15, 1.3e-10 at 1e-16)
+    solver_defaults = {("saw-tooth", "ida"): {"rtol": 1e-13}, ("saw-tooth", "radau5dae"): {"rtol": 1e-13},
+                       ("walton-braun-mindlin", "ida"): {"atol": 1e-16}}
 
     def reference_solution(self, law=None, solver="filippov", params=None, t_end=None, t_eval=None,
                            samples=None, **options):
