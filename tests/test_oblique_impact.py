@@ -19,13 +19,14 @@ def _obs(law, solver="filippov", atol=None, **params):
 
 #: laws and tolerance of the solver cross-check, each at the case's defaults (the
 #: saw-tooth at the paper's zeta_0 = 1e-8 m: 272, 1064 and 2559 tooth edges at psi_i =
-#: 0.5, 1.5, 3, each an event; ida there with the case's rtol = 1e-13)
+#: 0.5, 1.5, 3, each an event; ida there with the case's rtol = 1e-13; D-SDS and C-SDS
+#: with the case's atol = 1e-15; Walton-Braun-Mindlin below)
 CROSS = [("coulomb", 1e-9), ("viscous", 1e-9), ("coulomb-viscous", 1e-9), ("cundall-strack", 1e-9),
-         ("saw-tooth", 1e-9)]
+         ("saw-tooth", 1e-9), ("d-sds", 1e-9), ("c-sds", 1e-9)]
 PSI_CROSS = (0.5, 1.5, 3.0)
 #: the Coulomb model's Filippov sliding mode takes ~30 s to derive (the contact geometry); the
 #: saw-tooth runs ~300-2600 tooth events per solver (~20-60 s per point)
-SLOW = {"coulomb", "saw-tooth"}
+SLOW = {"coulomb", "saw-tooth", "d-sds", "c-sds"}
 
 
 @pytest.mark.parametrize("law,tol,psi", [pytest.param(law, tol, psi, marks=pytest.mark.slow) if law in SLOW
