@@ -39,6 +39,7 @@ import types
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline
 
+from ..errors import BudgetError, ZenoError
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
@@ -259,6 +260,8 @@ class _AssimuloSolver(ReferenceSolver):
         with _captured_c_stderr() as messages:
             try:
                 solver.simulate(t_end, 0, ncp_list)
+            except (ZenoError, BudgetError, ValueError):  # the mode loop's own stops
+                raise
             except Exception as e:  # noqa: BLE001 - re-raised with where it stopped
                 raise RuntimeError(f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
                                    f"{prob.where_stopped()}") from None
