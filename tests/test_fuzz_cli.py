@@ -421,7 +421,7 @@ def test_bad_t_end_raises(t_end):
 
 
 option_names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12).filter(
-    lambda s: s not in {"method", "n_check", "jacobian", "maxord", "max_events", "zeno_window",
+    lambda s: s not in {"method", "n_check", "jacobian", "maxord", "max_steps", "max_events", "zeno_window",
                         "max_seconds", "rtol", "atol"})
 
 

@@ -115,3 +115,18 @@ def test_auto_method_end_to_end():
     assert sb.t_span[1] == 10.0 and sb.segments[-1].t1 == 10.0
     with pytest.raises(ValueError, match="method must be 'auto' or one of"):
         nsfric.get_case("dry-oscillator").reference_solution(method="euler")
+
+
+@pytest.mark.parametrize("scale", [1e-5, 1e-12, 1.0, 1e3])
+def test_crossing_located_to_a_few_ulps_of_its_own_time(scale):
+    """The event time is located to a few ulps of itself, also far below 1 s: Schäfer's
+    oblique impacts last 1e-5 s, and an edge of the saw-tooth located 4e-16 s late
+    (the former absolute ``4e-16 max(1, |t|)``) kept the tooth's force ``mu |F_n| ~ 6 N``
+    on for that long, ~1e-10 in ``psi_f`` per edge."""
+    root = 0.6180339887498949 * scale  # g = cbrt(t - root): Brent's method creeps up on it
+
+    def dense(t):
+        s = np.asarray(t, dtype=float) - root
+        return np.array([np.cbrt(s), np.ones_like(s)])
+    t, i = guard_search.first_crossing(_g, _rate, (), dense, 0.0, 2 * scale, 3)
+    assert i == 0 and abs(t - root) <= 4 * np.spacing(root)

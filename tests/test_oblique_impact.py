@@ -17,27 +17,38 @@ def _obs(law, solver="filippov", atol=None, **params):
     return CASE.reference_solution(law, solver=solver, params=params, atol=atol).summary
 
 
-#: laws, parameters and tolerance of the solver cross-check.  The saw-tooth with
-#: zeta_0 = 1e-7 m (~10 times fewer tooth events than the paper's 1e-8): each of its up
-#: to 250 events is located to ~1e-15 s, and the agreement is 3e-9
-CROSS = [("coulomb", {}, 1e-9), ("viscous", {}, 1e-9), ("coulomb-viscous", {}, 1e-9), ("cundall-strack", {}, 1e-9),
-         ("saw-tooth", {"zeta_0": 1e-7}, 3e-9)]
+#: laws and tolerance of the solver cross-check, each at the case's defaults (the
+#: saw-tooth at the paper's zeta_0 = 1e-8 m: 272, 1064 and 2559 tooth edges at psi_i =
+#: 0.5, 1.5, 3, each an event; ida there with the case's rtol = 1e-13; D-SDS and C-SDS
+#: with the case's atol = 1e-15; Walton-Braun-Mindlin below)
+CROSS = [("coulomb", 1e-9), ("viscous", 1e-9), ("coulomb-viscous", 1e-9), ("cundall-strack", 1e-9),
+         ("saw-tooth", 1e-9), ("d-sds", 1e-9), ("c-sds", 1e-9)]
+PSI_CROSS = (0.5, 1.5, 3.0)
 #: the Coulomb model's Filippov sliding mode takes ~30 s to derive (the contact geometry); the
-#: saw-tooth runs ~1000 tooth events per solver
-SLOW = {"coulomb", "saw-tooth"}
+#: saw-tooth runs ~300-2600 tooth events per solver (~20-60 s per point)
+SLOW = {"coulomb", "saw-tooth", "d-sds", "c-sds"}
 
 
-@pytest.mark.parametrize("law,params,tol", [pytest.param(*c, marks=pytest.mark.slow) if c[0] in SLOW else c
-                                            for c in CROSS], ids=[c[0] for c in CROSS])
-def test_two_reference_solvers_agree_on_psi_f_and_e(law, params, tol):
+@pytest.mark.parametrize("law,tol,psi", [pytest.param(law, tol, psi, marks=pytest.mark.slow) if law in SLOW
+                                         else (law, tol, psi) for law, tol in CROSS for psi in PSI_CROSS],
+                         ids=[f"{law}-{psi}" for law, _ in CROSS for psi in PSI_CROSS])
+def test_two_reference_solvers_agree_on_psi_f_and_e(law, tol, psi):
     """filippov (solve_ivp between events) and ida (Assimulo DAE, sliding modes as
     algebraic constraints) agree on psi_f and e to 1e-9 at psi_i = 0.5, 1.5, 3."""
-    for psi in (0.5, 1.5, 3.0):
-        a = _obs(law, "filippov", psi_i=psi, **params)
-        b = _obs(law, "ida", psi_i=psi, **params)
-        assert abs(a["psi_f"] - b["psi_f"]) < tol, (law, psi)
-        assert abs(a["e"] - b["e"]) < tol, (law, psi)
-        assert abs(a["t_n"] - b["t_n"]) < 1e-9 * 1e-5
+    a = _obs(law, "filippov", psi_i=psi)
+    b = _obs(law, "ida", psi_i=psi)
+    assert abs(a["psi_f"] - b["psi_f"]) < tol, (law, psi, a["psi_f"] - b["psi_f"])
+    assert abs(a["e"] - b["e"]) < tol, (law, psi, a["e"] - b["e"])
+    assert abs(a["t_n"] - b["t_n"]) < 1e-9 * 1e-5
+
+
+def test_sawtooth_solver_defaults_are_the_cases():
+    """The case's ida/radau5dae rtol for the saw-tooth applies unless one is given."""
+    def rtol(solver, **options):
+        return CASE.reference_solution("saw-tooth", solver=solver, params={"psi_i": 0.05, "zeta_0": 1e-6},
+                                       **options).tolerances["rtol"]
+    assert rtol("ida") == 1e-13 and rtol("ida", rtol=None) == 1e-13 and rtol("ida", rtol=1e-10) == 1e-10
+    assert rtol("filippov") == 1e-12 and CASE.reference_solution("viscous", solver="ida").tolerances["rtol"] == 1e-12
 
 
 def test_coulomb_rolling_branch_is_exactly_zero_without_chatter():
@@ -124,12 +135,22 @@ def test_bad_law_and_parameter_names():
 
 
 def test_sawtooth_truncates_towards_zero():
-    """Eq 22's integer truncation: the force opposes the displacement on both sides."""
+    """Eq 22's integer truncation: the force opposes the displacement on both sides; each
+    mode's force is eq 22 on its own teeth (rise+: even trunc, rise-: odd) and continues
+    smoothly half a tooth beyond their edges."""
     law = T.brilliantov_sawtooth()
-    F = sp.lambdify((T.zeta, T.zeta_0, T.mu, T.F_N), law.branches["rise+"].F)
-    assert F(0.3, 1.0, 1.0, 1.0) == pytest.approx(-0.3)
-    assert F(-0.3, 1.0, 1.0, 1.0) == pytest.approx(0.3)
-    assert F(1.3, 1.0, 1.0, 1.0) == pytest.approx(-0.3)
+    F = {m: sp.lambdify((T.zeta, T.zeta_0, T.mu, T.F_N), law.branches[m].F) for m in ("rise+", "rise-")}
+    assert F["rise+"](0.3, 1.0, 1.0, 1.0) == pytest.approx(-0.3)
+    assert F["rise+"](-0.3, 1.0, 1.0, 1.0) == pytest.approx(0.3)
+    assert F["rise-"](1.3, 1.0, 1.0, 1.0) == pytest.approx(-0.3)
+    assert F["rise-"](-1.3, 1.0, 1.0, 1.0) == pytest.approx(0.3)
+    assert F["rise+"](2.25, 1.0, 1.0, 1.0) == pytest.approx(-0.25)
+    for z in np.linspace(-4.999, 4.999, 2001):  # eq 22 in the mode whose region holds z
+        mode = "rise+" if np.sinc(z) > 0 else "rise-"
+        assert F[mode](z, 1.0, 1.0, 1.0) == pytest.approx(-(z - np.trunc(z)), abs=1e-12), z
+    # the continuation: rise+ on tooth 2 beyond its upper edge, rise- on tooth 1 below its lower
+    assert F["rise+"](3.4, 1.0, 1.0, 1.0) == pytest.approx(-1.4)
+    assert F["rise-"](0.6, 1.0, 1.0, 1.0) == pytest.approx(0.4)
 
 
 def test_walton_braun_mindlin_sets_F_star_at_each_reversal():
@@ -175,9 +196,39 @@ def test_walton_braun_mindlin_two_solvers(psi):
     reversal with the F* reset, backward) to 1e-9 at psi_i = 0.5, 1.5, 3.  ida finishes
     since the algebraic state of a constrained mode (F_s = +-mu |F_n|, carrying ~1e-12 N
     of rounding noise from the overlap of the centres) is left out of its error test; the
-    atol of 1e-16 resolves ida's mechanical states (its default 1e-13 gives ~6e-9 at 1.5).
-    filippov keeps its default: with 1e-16 DOP853 cannot step across the kink of
-    mu |F_n| at F_n = 0 in slip+ (the rate of F_s jumps there; step size underflow)."""
-    a, b = _obs("walton-braun-mindlin", "filippov", psi_i=psi), _obs("walton-braun-mindlin", "ida", psi_i=psi,
-                                                                        atol=1e-16)
+    case's atol of 1e-16 for ida on this law resolves its mechanical states (ida's own
+    1e-13 gives ~6e-9 at 1.5).  filippov keeps its default: with 1e-16 DOP853 cannot step
+    across the kink of mu |F_n| at F_n = 0 in slip+ (the rate of F_s jumps there; step
+    size underflow)."""
+    a, b = _obs("walton-braun-mindlin", "filippov", psi_i=psi), _obs("walton-braun-mindlin", "ida", psi_i=psi)
     assert abs(a["psi_f"] - b["psi_f"]) < 1e-9 and abs(a["e"] - b["e"]) < 1e-9
+
+
+def test_radau5dae_sees_the_slip_exit_at_each_reversal():
+    """Held at the Coulomb limit (WBM's slip-, a trivial solution) Radau5 grew its steps
+    past a whole reversal of the prescribed slip and stayed at the limit to the end; with
+    its largest step a hundredth of the span it finds the same events as filippov."""
+    from nsfric.solvers.base import Problem, get_solver
+    from nsfric.symbolic import PrescribedContact, couple
+    from nsfric.symbolic.kinematics import tau
+
+    kin = PrescribedContact(sp.cos(2 * sp.pi * tau) / 10 + sp.Rational(3, 1000))
+    model = couple(kin, tangential=T.walton_braun_mindlin(), name="wbm")
+    prob = Problem(model, model.bind({"mu": 0.5, "F_N": 1.0, "k_s0": 100.0}), np.zeros(3), (0.0, 3.0))
+    a, b = (get_solver(s).solve(prob) for s in ("filippov", "radau5dae"))
+    assert len(a.events) == 13 and [e.to_mode for e in b.events] == [e.to_mode for e in a.events]
+    assert np.allclose([e.t for e in b.events], [e.t for e in a.events], rtol=0, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_radau5dae_on_walton_braun_mindlin_names_where_it_stalls():
+    """radau5dae cannot reach WBM's Coulomb limit at psi_i = 3 (eq 21's cube-root stiffness
+    falls to zero there); the failure says where: the mode, the time and the guard."""
+    from nsfric.errors import SolverFailure
+
+    with pytest.raises(SolverFailure, match=r"in mode 'contact/forward' at t = 4\.5\d*e-06; nearest its "
+                                            r"surface: guard c_minus->0 = -\d"):
+        CASE.reference_solution("walton-braun-mindlin", solver="radau5dae", params={"psi_i": 3.0}, max_steps=3000)
+    for bad in (0, 1.5, True, "10"):
+        with pytest.raises(ValueError, match="max_steps"):
+            CASE.reference_solution("viscous", solver="ida", max_steps=bad)

@@ -39,6 +39,7 @@ import types
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline
 
+from ..errors import BudgetError, ZenoError
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
@@ -182,6 +183,25 @@ def _problem_class():
             if hasattr(type(solver), "algvar"):  # IDA (re-applied as it re-initialises)
                 solver.algvar = self.algvar_of(new)
 
+        def where_stopped(self) -> str:
+            """`` (in mode M at t = ...; nearest its surface: guard G = g)``: where the
+            last accepted step ended, and the mode's guard closest to firing there.
+            E.g. Radau5 on Schäfer's Walton-Braun-Mindlin impact at ``psi_i = 3`` stalls
+            5.5e-8 N short of the Coulomb limit ``F_s = -mu |F_n|`` (guard ``c_minus``),
+            where the stiffness of eq 21, a cube root, falls to zero (a field that is
+            not Lipschitz there): every further step is rejected until the step limit;
+            filippov and ida enter the sliding mode there."""
+            if not self.records:
+                return ""
+            t, y, _, mode = self.records[-1]
+            gs, gf = self.guard_f[mode]
+            where = f" (in mode {mode!r} at t = {t:.17g}"
+            if gf is None:
+                return where + ")"
+            g = np.asarray(gf(y[: self.n], self.p), dtype=float)
+            i = int(np.argmax(g))
+            return where + f"; nearest its surface: guard {gs[i].label} = {g[i]:.3g})"
+
         def handle_result(self, solver, t, y, yd):
             self.records.append((float(t), np.array(y, dtype=float), np.array(yd, dtype=float),
                                  self.mode_of(solver.sw)))
@@ -189,9 +209,20 @@ def _problem_class():
     return HybridDAE
 
 
+def _max_steps(value) -> int:
+    """The option ``max_steps``: an integer >= 1 (the solver's internal step limit)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, float)) or value != int(value) \
+            or value < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, got {value!r}")
+    return int(value)
+
+
 class _AssimuloSolver(ReferenceSolver):
+    """Options: ``jacobian`` (default True), ``max_steps`` (the solver's internal step
+    limit; Assimulo's default 10000 for IDA, 100000 for Radau5DAE)."""
+
     supports = frozenset({"filippov", "constrained"})
-    options_allowed = ("jacobian",)
+    options_allowed = ("jacobian", "max_steps")
     default_rtol = 1e-12
     default_atol = 1e-13
 
@@ -209,6 +240,7 @@ class _AssimuloSolver(ReferenceSolver):
         sw0 = [m == mode for m in model.mode_names]
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)
         prob.setup(d, p, loop, mode, t0)
+        prob.t_end = t_end
         prob.res = prob.residual
         if self.options.get("jacobian", True):
             prob.jac = prob.jacobian
@@ -223,8 +255,16 @@ class _AssimuloSolver(ReferenceSolver):
         if hasattr(solver, "report_continuously"):
             solver.report_continuously = True
         ncp_list = None if t_eval is None else list(np.asarray(t_eval, float))
+        if "max_steps" in self.options:
+            solver.maxsteps = _max_steps(self.options["max_steps"])
         with _captured_c_stderr() as messages:
-            solver.simulate(t_end, 0, ncp_list)
+            try:
+                solver.simulate(t_end, 0, ncp_list)
+            except (ZenoError, BudgetError, ValueError):  # the mode loop's own stops
+                raise
+            except Exception as e:  # noqa: BLE001 - re-raised with where it stopped
+                raise RuntimeError(f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                                   f"{prob.where_stopped()}") from None
         segments = loop.segments + self._segments(prob.records)
         st = solver.statistics
         keys = list(st.keys())
@@ -271,7 +311,7 @@ class IDASolver(_AssimuloSolver):
     """SUNDIALS IDA (variable-order BDF) through Assimulo; see module docstring."""
 
     name = "ida"
-    options_allowed = ("jacobian", "maxord")
+    options_allowed = ("jacobian", "max_steps", "maxord")
 
     def _make(self, prob):
         s = _assimulo_solvers().IDA(prob)
@@ -289,7 +329,15 @@ class Radau5DAESolver(_AssimuloSolver):
     default_rtol = 1e-11
     default_atol = 1e-13
 
+    #: default largest step, as a fraction of the time span: the root search sees only
+    #: sign changes between steps, and where the solution is trivial (a force held at
+    #: the Coulomb limit) Radau5 grows its steps by up to 8x each until a whole guard
+    #: excursion fits inside one -- the Walton-Braun-Mindlin slip mode's exit at the
+    #: reversal of a prescribed slip went unseen, the force held at the limit to the end
+    max_step_fraction = 1e-2
+
     def _make(self, prob):
         s = _assimulo_solvers().Radau5DAE(prob)
         s.usejac = hasattr(prob, "jac") and prob.jac is not None
+        s.maxh = self.max_step_fraction * (prob.t_end - prob.t0)
         return s

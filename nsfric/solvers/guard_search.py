@@ -85,7 +85,8 @@ def _root(gi, a, b):
     """The zero of ``gi`` on ``[a, b]`` (``gi(a) < 0 <= gi(b)``) to a few ulps."""
     if gi(b) == 0.0:
         return b
-    return brentq(gi, a, b, xtol=4e-16 * max(1.0, abs(b)), rtol=4 * np.finfo(float).eps, maxiter=200)
+    scale = max(abs(a), abs(b)) or (b - a)
+    return brentq(gi, a, b, xtol=4e-16 * scale, rtol=4 * np.finfo(float).eps, maxiter=200)
 
 
 def _earlier(best, root, i):

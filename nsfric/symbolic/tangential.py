@@ -254,6 +254,15 @@ def truncate(z):
     return step_sign(z) * tooth_floor(real_abs(z))
 
 
+def tooth_index(z, parity):
+    """``trunc(z)`` on the teeth whose index has the given ``parity`` (0 even, 1 odd),
+    continued smoothly half a tooth beyond their edges: ``sign(z) (2 floor((|z| + 1/2 -
+    parity)/2) + parity)``.  It equals :func:`truncate` on every tooth of that parity;
+    an integrator stepping past a tooth edge in the mode of that tooth (before the
+    event is located) sees the smooth continuation of the tooth's force, not its jump."""
+    return step_sign(z) * (2 * tooth_floor((real_abs(z) + sp.Rational(1, 2) - parity) / 2) + parity)
+
+
 def brilliantov_sawtooth(params=None) -> TangentialLaw:
     """Saw-tooth asperity force ``F = -mu F_N (zeta/zeta_0 - trunc(zeta/zeta_0))``, Schäfer et
     al. eq 22 (``trunc`` is the paper's integer truncation, towards zero, so the force
@@ -262,12 +271,17 @@ def brilliantov_sawtooth(params=None) -> TangentialLaw:
 
     The tooth edges ``zeta = n zeta_0``, ``n != 0``, are the zeros of ``tooth =
     sinc(pi zeta/zeta_0)`` (``zeta = 0``, where the force is continuous and every contact
-    begins, is none); the modes ``rise+``/``rise-`` share the formula, so every edge is an
-    event.
+    begins, is none), so every edge is an event between the modes ``rise+`` (even
+    ``trunc``) and ``rise-`` (odd).  Each mode's force takes the tooth index from
+    :func:`tooth_index` of its parity: eq 22 on the mode's own teeth, continued smoothly
+    half a tooth beyond their edges, so an integrator step that passes an edge before
+    the event is located does not see the jump (with ``trunc`` itself in both modes it
+    did: ~3 rejected steps per tooth, and an error of ~1e-12 m/s per edge in the
+    accepted ones).
     """
     z = zeta / zeta_0
-    F = -mu * F_N * (z - truncate(z))
-    branches = {"rise+": ({"tooth": 1}, F, {zeta: v}, "tooth"), "rise-": ({"tooth": -1}, F, {zeta: v}, "tooth")}
+    branches = {"rise+": ({"tooth": 1}, -mu * F_N * (z - tooth_index(z, 0)), {zeta: v}, "tooth"),
+                "rise-": ({"tooth": -1}, -mu * F_N * (z - tooth_index(z, 1)), {zeta: v}, "tooth")}
     if params is None:
         params = (P(zeta_0, 1e-5, 0, lo_open=True, doc="saw-tooth period", unit="m"),) + _coulomb_params()
     return TangentialLaw("brilliantov-sawtooth", f"{SCHAFER} eq 22", (zeta,), params,
