@@ -103,3 +103,22 @@ def test_progress_without_a_terminal_is_a_throttled_plain_line(monkeypatch, caps
     _common._progress("oblique-impact: fig3")
     _common._progress("")
     assert capsys.readouterr().err == "nsfric: oblique-impact: fig3\n"
+
+
+def test_the_cli_reference_solves_with_the_case_solver_defaults(tmp_path):
+    """`nsfric reference` and its cross-check use the case's solver defaults, as the
+    Python API does (the rotating block's atol; a given --atol still wins)."""
+    import json
+    import nsfric
+
+    case = nsfric.get_case("slope-block-rotating")
+    assert case.solver_options("coulomb", "ida") == {"atol": case.reference_atol}
+    assert case.solver_options("coulomb", "ida", atol=1e-10) == {"atol": 1e-10}
+    assert case.solver_options("coulomb", "ida", atol=None) == {"atol": case.reference_atol}
+    assert nsfric.get_case("oblique-impact").solver_options("saw-tooth", "ida", rtol=None) == {"rtol": 1e-13}
+    out = tmp_path / "rot.csv"
+    r = subprocess.run([sys.executable, "-m", "nsfric.cli", "reference", "slope-block-rotating", "--t-end", "0.001",
+                        "--samples", "11", "--out", str(out)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["tolerances"]["atol"] == case.reference_atol, meta["tolerances"]

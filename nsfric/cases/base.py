@@ -238,6 +238,7 @@ class Case:
         ``t_eval`` increasing times inside the span; ``options`` go to the solver
         (unknown ones raise ValueError)."""
         prob = self.reference_problem(law, params, t_end, solver)
+        options = self.solver_options(prob.law, solver, **options)
         if samples is not None:
             if t_eval is not None:
                 raise ValueError("give samples or t_eval, not both")
@@ -245,6 +246,19 @@ class Case:
         sol = get_solver(solver, **options).solve(prob, t_eval=t_eval)
         sol.summary = self.observables(prob.law, sol)
         return sol
+
+    def default_solver_options(self, law: str, solver: str) -> dict:
+        """Options of the reference solver ``solver`` on ``law`` where the solver's own
+        defaults do not reach the case's accuracy (e.g. a tighter ``atol`` for a state
+        far below 1); none by default."""
+        return {}
+
+    def solver_options(self, law: str, solver: str, **options) -> dict:
+        """``options`` for ``solver`` on ``law``, with :meth:`default_solver_options` for
+        those not given (absent or None).  Every entry point -- the Python API, the CLI's
+        ``reference`` and its cross-check, ``export`` -- solves with these."""
+        defaults = self.default_solver_options(self.check_law(law), solver)
+        return {**defaults, **{k: v for k, v in options.items() if v is not None or k not in defaults}}
 
     def observables(self, law: str, sol) -> dict:
         """The case's scalar observables of a reference solution of ``law`` (e.g. a

@@ -136,12 +136,9 @@ class ObliqueImpact(Case):
                        ("walton-braun-mindlin", "ida"): {"atol": 1e-16},
                        **{(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds") for s in ("filippov", "ida")}}
 
-    def reference_solution(self, law=None, solver="filippov", params=None, t_end=None, t_eval=None,
-                           samples=None, **options):
-        """:meth:`Case.reference_solution` with :attr:`solver_defaults` for the options not given."""
-        defaults = self.solver_defaults.get((split_law(self.check_law(law))[0], solver), {})
-        options = {**defaults, **{k: v for k, v in options.items() if v is not None or k not in defaults}}
-        return super().reference_solution(law, solver, params, t_end, t_eval, samples, **options)
+    def default_solver_options(self, law: str, solver: str) -> dict:
+        """:attr:`solver_defaults` of the tangential part of ``law`` with ``solver``."""
+        return dict(self.solver_defaults.get((split_law(law)[0], solver), {}))
 
     def check_law(self, law):
         law = self.default_law if law is None else law

@@ -80,7 +80,7 @@ def cmd_reference(args):
     n_cols = 2 * len(prob.model.states) + len(prob.model.output_names) + 2
     check_memory(8.0 * 8 * args.samples * n_cols, f"--samples {args.samples}",
                  "choose fewer --samples")
-    solver = get_solver(args.solver, rtol=args.rtol, atol=args.atol, **options)
+    solver = get_solver(args.solver, **case.solver_options(law, args.solver, rtol=args.rtol, atol=args.atol, **options))
     t_eval = np.linspace(prob.t_span[0], prob.t_span[1], args.samples)
     _progress(f"{case.name}/{law}: {args.solver}")
     with warnings.catch_warnings(record=True) as caught:
@@ -91,7 +91,7 @@ def cmd_reference(args):
             other = "ida" if args.solver != "ida" else "filippov"
             _progress(f"{case.name}/{law}: cross-check with {other}")
             loop = {k: v for k, v in options.items() if k in LOOP_OPTIONS}
-            sol_b = get_solver(other, **loop).solve(prob, t_eval=t_eval)
+            sol_b = get_solver(other, **case.solver_options(law, other, **loop)).solve(prob, t_eval=t_eval)
             cross = disagreement(sol, sol_b)
         cols = sol.columns()
     meta = reference_meta(case, law, sol, cross)

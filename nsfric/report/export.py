@@ -53,8 +53,8 @@ def build_reference(case, law=None, params=None, t_end=None, samples=11, solver=
     prob = case.problem(law, params, t_end)
     t = np.linspace(prob.t_span[0], prob.t_span[1], samples)
     other = "ida" if solver != "ida" else "filippov"
-    a = get_solver(solver).solve(prob, t_eval=t)
-    b = get_solver(other).solve(prob, t_eval=t)
+    a = get_solver(solver, **case.solver_options(law, solver)).solve(prob, t_eval=t)
+    b = get_solver(other, **case.solver_options(law, other)).solve(prob, t_eval=t)
     a.summary, b.summary = case.observables(law, a), case.observables(law, b)
     cross = disagreement(a, b, t)
     states = list(a.state_names)
