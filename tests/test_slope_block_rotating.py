@@ -195,3 +195,18 @@ def test_fig5_verdicts_take_the_drift_less_the_exact_references_own_motion(tmp_p
     heun = next(v for q, v in by.items() if q.startswith("Heun drift (in excess"))
     assert bdf["status"] == "differs" and bdf["nsfric"] == pytest.approx(1.0)
     assert heun["status"] == "differs" and heun["nsfric"] == pytest.approx([1.0, 1.0])
+
+
+def test_fig5_caption_names_the_exact_blocks_own_motion_where_it_matters():
+    """The rotating 1 m block still rocks in Fig 5's window: the caption gives that motion
+    and the drift less it; a block at rest (the translating one) gets no such line."""
+    from nsfric.cases.slope_block_table import fig5_caption
+
+    def rows(own):
+        return [dict(integrator=i, l=l, mean_abs=v) for l in (0.01, 1.0)
+                for i, v in (("heun", 4e-6 + (own if l == 1.0 else 0)), ("bdf2", 9e-6 + (own if l == 1.0 else 0)),
+                             ("exact", own if l == 1.0 else 1e-20))]
+
+    rocking = " ".join(fig5_caption(None, "T", rows(1.4e-5)))
+    assert "moves 1.4e-05 m" in rocking and "4e-06 m (delta-Heun) and 9e-06 m (delta-BDF2)" in rocking
+    assert "still rocks" not in " ".join(fig5_caption(None, "T", rows(1e-19)))
