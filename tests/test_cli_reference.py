@@ -92,19 +92,6 @@ def test_run_writes_reference_figures(tmp_path, capsys):
     assert sorted(os.path.basename(p) for p in printed) == sorted(names)
 
 
-def test_progress_without_a_terminal_is_a_throttled_plain_line(monkeypatch, capsys):
-    from nsfric.cli import _common
-
-    monkeypatch.setattr(_common, "_last_line", [0.0])
-    monkeypatch.setattr(_common, "PROGRESS_EVERY", 1e9)
-    _common._progress("oblique-impact: fig3")
-    assert capsys.readouterr().err == ""
-    monkeypatch.setattr(_common, "PROGRESS_EVERY", 0.0)
-    _common._progress("oblique-impact: fig3")
-    _common._progress("")
-    assert capsys.readouterr().err == "nsfric: oblique-impact: fig3\n"
-
-
 def test_the_cli_reference_solves_with_the_case_solver_defaults(tmp_path):
     """`nsfric reference` and its cross-check use the case's solver defaults, as the
     Python API does (the rotating block's atol; a given --atol still wins)."""

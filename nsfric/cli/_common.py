@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numpy as np
 
@@ -87,20 +86,9 @@ def caught_text(caught) -> set:
     return {f"{w.category.__name__}: {w.message}" for w in caught}
 
 
-#: without a terminal, a progress line at most this often (s), the first after as long
-PROGRESS_EVERY = 30.0
-_last_line = [time.monotonic()]
-
-
 def _progress(msg):
-    """Show ``msg`` as the progress line: rewritten in place on a terminal; otherwise (a
-    log file, CI) as a plain line at most every :data:`PROGRESS_EVERY` seconds, so a short
-    command writes nothing and a long one shows it is alive."""
     if sys.stderr.isatty():
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
-    elif msg and time.monotonic() - _last_line[0] >= PROGRESS_EVERY:
-        _last_line[0] = time.monotonic()
-        print(f"nsfric: {msg}", file=sys.stderr, flush=True)
 
 
 def check_output_pair(out: str):
