@@ -17,6 +17,7 @@ This module is on the ground floor: it imports no layer of nsfric.
 """
 from __future__ import annotations
 
+import importlib
 import warnings
 from importlib.metadata import entry_points
 
@@ -71,13 +72,19 @@ class LazyRegistry(dict):
     Writes (explicit registrations) never trigger loading; any read -- ``[]``, ``in``,
     iteration, ``len``, ``keys``/``values``/``items``, ``get`` -- loads the group once
     (see :func:`load_entry_points`).
+
+    ``builtins`` (name -> the module that registers it) are the package's own entries:
+    :meth:`find` imports only the module of the one it is asked for, and a full load
+    imports them all and keeps them first, in their declared order (not in the order
+    their modules happened to be imported).
     """
 
-    def __init__(self, group: str, register=None, loader=None):
+    def __init__(self, group: str, register=None, loader=None, builtins=None):
         super().__init__()
         self.group = group
         self._register = register
         self._loader = loader  # a shared loader, where one group fills several registries
+        self.builtins = dict(builtins or {})
         self._loaded = False
 
     def load(self) -> list:
@@ -85,9 +92,23 @@ class LazyRegistry(dict):
         if self._loaded:
             return []
         self._loaded = True  # first: a plug-in reading the registry must not recurse
+        for module in dict.fromkeys(self.builtins.values()):
+            importlib.import_module(module)
+        for name in self.builtins:
+            if super().__contains__(name):
+                super().__setitem__(name, super().pop(name))
         if self._loader is not None:
-            return list(self._loader() or [])
-        return load_entry_points(self.group, self, self._register)
+            return list(self.builtins) + list(self._loader() or [])
+        return list(self.builtins) + load_entry_points(self.group, self, self._register)
+
+    def find(self, name: str):
+        """The entry ``name`` (KeyError if none): a built-in by importing its module alone,
+        anything else after loading the whole group."""
+        if name in self.builtins and not super().__contains__(name):
+            importlib.import_module(self.builtins[name])
+        if super().__contains__(name):
+            return super().__getitem__(name)
+        return self[name]
 
     def __getitem__(self, key):
         self.load()

@@ -7,14 +7,13 @@ reproduces the paper's figures (``run`` returns data, ``plot`` draws it).
 from __future__ import annotations
 
 import functools
-import importlib
 import math
 import numbers
 import os
 
 import numpy as np
 
-from ..plugins import GROUPS, LazyRegistry, load_entry_points
+from ..plugins import GROUPS, LazyRegistry
 from ..solvers.base import Problem, get_solver
 
 
@@ -38,25 +37,11 @@ BUILTIN_CASES = {
 }
 
 
-def _import_case(name: str) -> None:
-    importlib.import_module(f"{__package__}.{BUILTIN_CASES[name]}")
-
-
-def _load_cases() -> list:
-    """Import every built-in case (kept in :data:`BUILTIN_CASES`' order, whichever was
-    imported first), then the plug-ins."""
-    for name in BUILTIN_CASES:
-        _import_case(name)
-    for name in BUILTIN_CASES:
-        if dict.__contains__(CASES, name):
-            dict.__setitem__(CASES, name, dict.pop(CASES, name))
-    return list(BUILTIN_CASES) + load_entry_points(GROUPS["cases"], CASES, _add_plugin_case)
-
-
 #: name -> case object: the cases of this package (:func:`register_case`; each module is
 #: imported on first use), completed by the installed plug-ins of the entry-point group
 #: ``nsfric.cases``
-CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case, loader=_load_cases)
+CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case,
+                     builtins={n: f"{__package__}.{m}" for n, m in BUILTIN_CASES.items()})
 
 
 def register_case(cls):
@@ -89,10 +74,8 @@ def get_case(name: str):
     ValueError
         For an unknown name, listing the known ones.
     """
-    if name in BUILTIN_CASES and not dict.__contains__(CASES, name):
-        _import_case(name)  # this case's module only: not every case's laws and SciPy
     try:
-        return dict.__getitem__(CASES, name) if dict.__contains__(CASES, name) else CASES[name]
+        return CASES.find(name)  # a built-in's module only: not every case's laws and SciPy
     except KeyError:
         raise ValueError(f"unknown case {name!r}; choose one of {sorted(CASES)}") from None
 

@@ -49,20 +49,10 @@ def live() -> dict:
         "cases": {name: {"laws": list(case.laws), "reference": case.reference + plugin(case)}
                   for name, case in CASES.items()},  # the first read loads the nsfric.cases plug-ins
         "laws": {name: f().reference + plugin(f) for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items()},
-        "solvers": {name: (cls.__doc__ or "").strip().splitlines()[0]
-                    for name, cls in sorted(REFERENCE_SOLVERS.items(), key=_builtin_first)},
+        "solvers": {name: (cls.__doc__ or "").strip().splitlines()[0] for name, cls in REFERENCE_SOLVERS.items()},
         "schemes": {name: s.order for name, s in SCHEMES.items()},
         "scheme_aliases": dict(ALIASES),
     }
-
-
-def _builtin_first(item) -> int:
-    """Sort key of a solver: the built-ins in their own order (``filippov`` first), then
-    plug-ins -- not the order their modules happened to be imported in."""
-    from ..solvers.base import BUILTIN_SOLVERS
-
-    order = list(BUILTIN_SOLVERS)
-    return order.index(item[0]) if item[0] in order else len(order)
 
 
 @functools.cache  # read the installed distributions once per process, not per lookup

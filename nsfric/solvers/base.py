@@ -6,7 +6,6 @@ makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``)
 """
 from __future__ import annotations
 
-import importlib
 import math
 import sys
 import warnings
@@ -25,15 +24,10 @@ LOOP_OPTIONS = ("max_events", "zeno_window", "max_seconds")
 BUILTIN_SOLVERS = {"filippov": "filippov", "ida": "dae", "radau5dae": "dae", "analytic": "analytic"}
 
 
-def _load_builtin() -> list:
-    for module in dict.fromkeys(BUILTIN_SOLVERS.values()):
-        importlib.import_module(f"{__package__}.{module}")
-    return list(BUILTIN_SOLVERS)
-
-
 #: name -> solver class; reading it imports every built-in solver's module once (SciPy,
 #: SymPy, Assimulo), while :func:`get_solver` imports only the one it names
-REFERENCE_SOLVERS: dict = LazyRegistry("nsfric.solvers", loader=_load_builtin)
+REFERENCE_SOLVERS: dict = LazyRegistry("nsfric.solvers",
+                                       builtins={n: f"{__package__}.{m}" for n, m in BUILTIN_SOLVERS.items()})
 
 #: reference solver -> the multi-contact solver it hands a
 #: :class:`~nsfric.symbolic.contacts.ContactModel` to: ``filippov`` the event-driven
@@ -69,11 +63,8 @@ def get_solver(name: str, **options):
     ReferenceSolver
         Call ``.solve(problem, t_eval)`` for a Solution.
     """
-    if name in BUILTIN_SOLVERS and not dict.__contains__(REFERENCE_SOLVERS, name):
-        importlib.import_module(f"{__package__}.{BUILTIN_SOLVERS[name]}")
     try:
-        cls = dict.__getitem__(REFERENCE_SOLVERS, name) if dict.__contains__(REFERENCE_SOLVERS, name) \
-            else REFERENCE_SOLVERS[name]
+        cls = REFERENCE_SOLVERS.find(name)
     except KeyError:
         raise ValueError(f"unknown solver {name!r}; choose one of {sorted(REFERENCE_SOLVERS)}") from None
     return cls(**options)
