@@ -13,7 +13,7 @@ from nsfric.cases import slope_block_study as S
 from nsfric.schemes import delta_kernel
 from nsfric.schemes.trace import Untraceable
 from nsfric.schemes.delta import (DeltaField, delta_choice, delta_indicators, delta_lambda_scalar, delta_side,
-                                  run_batch)
+                                  pieces_exprs, run_batch)
 from nsfric.symbolic.derive import param_vector
 
 pytest.importorskip("numba")
@@ -164,14 +164,35 @@ def test_scalar_decisions_are_the_vectorised_ones(g, s_plus, s_minus):
     assert side_codes(np.array([False]), np.array([g]), np.array([lam]))[0] == delta_side(False, g, lam)
 
 
-def test_integer_powers_beyond_squares_stay_on_numpy():
-    """The rotating block's pieces have l**3 and l**4: numba multiplies them out where the
-    per-step run calls pow, so its delta runs take the NumPy loop (same numbers as before)."""
+def test_rotating_block_compiles_and_rounds_like_numpy():
+    """The rotating block's pieces have y**3, l**3 and l**4 (eq 21-22's rotational term):
+    printed as products (:mod:`nsfric.symbolic.printing`) its delta runs compile, give the
+    NumPy loop's bits, and a member alone equals the same member inside a batch."""
     case = nsfric.get_case("slope-block-rotating")
     model = case.model("coulomb")
     v = case.bind("coulomb", {"alpha": 15.0})
-    f = DeltaField(model, param_vector(model, v))
-    with pytest.raises(Untraceable, match=r"integer powers \[3, 4\]"):
-        run_batch(f, case.y0("coulomb", v), 5e-6, 10, "heun", backend="numba")
-    run_batch(f, case.y0("coulomb", v), 5e-6, 10, "heun")
-    assert f.backend == "numpy"
+    y0 = case.y0("coulomb", v)
+    U = np.stack([y0] * 4, axis=1)
+    U[1] += np.linspace(0.0, 1e-7, 4)
+    runs = {}
+    for backend, cols in (("numba", slice(None)), ("numpy", slice(None)), ("single", slice(2, 3))):
+        f = DeltaField(model, param_vector(model, v))
+        runs[backend] = run_batch(f, U[:, cols], 5e-6, 1500, "bdf2",
+                                  backend="numpy" if backend == "single" else backend)
+        assert f.backend == ("numpy" if backend == "single" else backend)
+    np.testing.assert_array_equal(runs["numba"][1], runs["numpy"][1])
+    np.testing.assert_array_equal(runs["numpy"][1][:, 2], runs["single"][1][:, 0])
+
+
+def test_powers_past_products_stay_on_numpy(monkeypatch):
+    """A power the printer leaves as ``pow`` (past MAX_PRODUCT) is refused by the kernel."""
+    from nsfric.symbolic import printing
+
+    monkeypatch.setattr(printing, "MAX_PRODUCT", 2)
+    from nsfric.schemes.batch_kernel import check_powers
+
+    case = nsfric.get_case("slope-block-rotating")
+    model = case.model("coulomb")
+    s, d, exprs = pieces_exprs(model)
+    with pytest.raises(Untraceable, match=r"integer powers \[-4, 3, 4\]"):
+        check_powers(model, exprs)

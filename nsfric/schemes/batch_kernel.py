@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..symbolic.derive import derive
-from ..symbolic.kernel import block_lines, identifier, integer_powers, load_source, source_key
+from ..symbolic.kernel import block_lines, identifier, load_source, source_key
+from ..symbolic.printing import pow_exponents
 from .field import _compiled
 from .trace import Untraceable, trace_scheme
 
@@ -232,10 +233,10 @@ def remembered(cache, key, model, build):
 
 
 def check_powers(model, exprs):
-    """Raise :class:`Untraceable` for integer powers ``x**k``, ``k >= 3``, in ``exprs``:
-    numba multiplies them out where the per-step run calls ``pow`` (last bits differ;
-    ``x*x`` is NumPy's square; :func:`~nsfric.symbolic.kernel.integer_powers`)."""
-    powers = sorted(k for k in integer_powers(exprs) if k >= 3)
+    """Raise :class:`Untraceable` for integer powers ``x**k`` in ``exprs`` that the
+    generated code still prints as powers (:func:`~nsfric.symbolic.printing.pow_exponents`):
+    numba would multiply them out where the per-step run calls ``pow`` (last bits differ)."""
+    powers = sorted(pow_exponents(exprs))
     if powers:
         raise Untraceable(f"{model.name!r}: integer powers {powers} would not round as the per-step run does")
 

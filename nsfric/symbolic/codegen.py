@@ -8,13 +8,15 @@ PyBaMM's processed models do).  The generated source is also what the disk cache
 derived numerics stores (:mod:`nsfric.symbolic.numcache`).
 
 Backends: ``"numpy"`` (vectorises over trailing axes of ``y``) and ``"math"`` (scalar
-only, lower call overhead).
+only, lower call overhead).  Both print integer powers as products
+(:mod:`nsfric.symbolic.printing`), so they and the compiled kernels round alike.
 """
 from __future__ import annotations
 
 import sympy as sp
 
 from .frozen import wrap
+from .printing import printer
 
 BACKENDS = ("numpy", "math")
 _CACHE: dict = {}
@@ -49,7 +51,8 @@ def generate(exprs, args, backend: str = "numpy"):
         STATS["hits"] += 1
         return fn
     STATS["misses"] += 1
-    raw = sp.lambdify([list(a) for a in args], exprs, modules=[backend], cse=True)
+    raw = sp.lambdify([list(a) for a in args], exprs, modules=[backend], cse=True,
+                      printer=printer(backend))
     n = len(exprs)
     fn = wrap(raw, backend, n)
     fn.exprs = exprs

@@ -28,7 +28,7 @@ import keyword
 import sympy as sp
 
 #: bump when the generated code's shape changes (part of every key)
-VERSION = "1"
+VERSION = "2"
 
 
 def cache_dir() -> str:
@@ -41,11 +41,10 @@ def cache_dir() -> str:
 
 
 def _printer():
-    from sympy.printing.numpy import NumPyPrinter
+    from .printing import printer
 
-    # the printer lambdify(modules="numpy") uses, with qualified names for a module file
-    return NumPyPrinter({"fully_qualified_modules": True, "inline": True,
-                         "allow_unknown_functions": True, "user_functions": {}})
+    # the printer of codegen.generate's NumPy backend, with qualified names for a module file
+    return printer("numpy", fully_qualified=True)
 
 
 def identifier(sym) -> str:
@@ -101,19 +100,6 @@ def hoisted_block_lines(exprs, args, values, outs, invariant, indent=""):
     else:
         lines += [f"{o} = {v}" for o, v in zip(outs, vals)]
     return [indent + x for x in pre], names, [indent + x for x in lines]
-
-
-def integer_powers(exprs) -> set:
-    """The integer exponents of the powers in ``exprs``.
-
-    Where the compiled code's floating-point result can differ from the NumPy and math
-    functions of :func:`~nsfric.symbolic.codegen.generate` in the last bit: numba
-    multiplies out ``x**k`` for integer ``k >= 2`` (``x*x`` equals NumPy's square, not
-    the math backend's ``pow``; ``k >= 3`` neither), and NumPy's array ``pow`` (SIMD)
-    differs from ``pow`` of the C library, which numba and the math backend call for the
-    other exponents.  Callers refuse to compile what they cannot reproduce.
-    """
-    return {int(p.exp) for e in exprs for p in sp.sympify(e).atoms(sp.Pow) if p.exp.is_Integer}
 
 
 def source_key(*parts) -> str:
