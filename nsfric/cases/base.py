@@ -191,6 +191,12 @@ class Case:
         law = self.check_law(law)
         return self._problem(self.model(law), law, params, t_end)
 
+    def scheme_problem(self, law=None, params=None, t_end=None) -> Problem:
+        """:meth:`problem` for a discrete scheme: on :meth:`numeric_model` (the schemes'
+        generated code then comes from the disk cache too, :mod:`nsfric.schemes.codecache`)
+        unless the case builds its problems itself; the same numbers either way."""
+        return self.reference_problem(law, params, t_end, "filippov")
+
     def reference_problem(self, law=None, params=None, t_end=None, solver: str = "filippov") -> Problem:
         """:meth:`problem` for the reference solver ``solver``: for ``filippov`` on
         :meth:`numeric_model` (the disk cache of derived numerics) unless the case builds
