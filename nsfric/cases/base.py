@@ -164,9 +164,9 @@ class Case:
         restored from the disk cache of derived numerics (:mod:`nsfric.symbolic.numcache`:
         no SymPy on a warm machine), which fills the cache on a miss."""
         law = self.check_law(law)
-        if law in self._models:
-            return self._models[law]
         frozen = self.__dict__.setdefault("_frozen", {})
+        if law in self._models and law not in frozen:  # (a restored model stays the one used)
+            return self._models[law]
         if law not in frozen:
             from ..symbolic.numcache import class_files, numeric_model
 

@@ -196,8 +196,9 @@ def pieces_exprs(model):
     hit = _PIECES.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
-    s = filippov_sliding(model)
+    filippov_sliding(model)  # the ValueError before any derivation
     d = derive(model)
+    s = filippov_sliding(d.model)
     exprs = (list(d.modes[s.plus].rhs) + list(d.modes[s.minus].rhs)
              + [d.model.switching[s.surface], d.sigma_expr(s.surface, s.plus),
                 d.sigma_expr(s.surface, s.minus)])
@@ -209,7 +210,7 @@ def held_states(model) -> list:
     """Indices of the states whose rate in the sliding mode's ``plus`` region is the
     algebraic state (``x' = v``): held by the projection of a multistep history."""
     s, d, _ = pieces_exprs(model)
-    plus, s = d.model.mode(s.plus), d.model.mode(s.name)
+    plus = d.model.mode(s.plus)
     return [i for i, y in enumerate(d.y) if sp_equal(plus.rhs[y], s.algebraic)]
 
 
