@@ -2,28 +2,25 @@
 fixed-step, implicit, Nordsieck, partitioned, delta and batched (numba) schemes without
 SymPy and with the numbers of the cache-off run; a corrupt scheme entry is rebuilt;
 two processes fill one empty cache (nsfric/schemes/codecache.py)."""
-import json
 import os
-import pathlib
 import shutil
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import nsfric
 from nsfric.schemes import codecache
-from nsfric.symbolic import numcache
+from test_numcache import CORRUPTIONS as FILE_CORRUPTIONS, _fresh_case, _probe as probe, _result, _rewrite_payload
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: (case, law, scheme, dt, t_end, array-valued params or None): every kind of generated
 #: code a scheme reads (Newton: implicit-euler; Taylor: gear5; the split:
-#: symplectic-euler; the delta pieces and kernel; the batch kernel)
+#: symplectic-euler; the affine-guard test: an event-aware scheme; the delta pieces and
+#: kernel; the batch kernel)
 RUNS = [("sliding-plates", "c-sds", "heun", 1e-3, 1.0, None),
         ("sliding-plates", "d-sds", "implicit-euler", 1e-2, 1.0, None),
         ("sliding-plates", "d-sds", "gear5", 1e-2, 1.0, None),
         ("sliding-plates", "d-sds", "symplectic-euler", 1e-2, 1.0, None),
+        ("sliding-plates", "d-sds", "bdf2-event", 1e-2, 1.0, None),
         ("dry-oscillator", "coulomb", "delta-heun", 1e-2, 3.0, None),
         ("sliding-plates", "c-sds", "heun", 1e-3, 1.0, {"v0": [1.0, 2.5, 4.0, 8.0]}),
         ("dry-oscillator", "coulomb", "delta-bdf2-pc", 1e-2, 3.0, {"x0": [1.5, 2.1, 3.0]})]
@@ -43,18 +40,7 @@ print(json.dumps({"sympy": "sympy" in sys.modules, "res": out}))
 
 
 def _probe(cache, numcache_on=True, wait=True):
-    env = dict(os.environ, NSFRIC_CACHE_DIR=str(cache), NSFRIC_NUMCACHE="1" if numcache_on else "0",
-               PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
-    env.pop("NSFRIC_BATCH_BACKEND", None)
-    proc = subprocess.Popen([sys.executable, "-c", PROBE], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    return _result(proc) if wait else proc
-
-
-def _result(proc):
-    out, err = proc.communicate(timeout=900)
-    assert proc.returncode == 0, err
-    return json.loads(out)
+    return probe(cache, numcache_on, wait, PROBE)
 
 
 def _assert_equal(a, b):
@@ -95,17 +81,6 @@ def test_concurrent_processes_fill_one_empty_cache(tmp_path, no_cache):
 
 
 # -- corrupt scheme entries: in this process, counting how often the symbolic model is built --
-def _fresh_case(builds, name="sliding-plates"):
-    case = type(nsfric.get_case(name))()
-    build = case.build
-
-    def counting(law):
-        builds.append(law)
-        return build(law)
-    case.build = counting
-    return case
-
-
 def _runs(case):
     """Runs that read every kind of stored scheme code of the d-sds model (functions,
     the split value, the batch kernel's source)."""
@@ -121,29 +96,17 @@ def _scheme_entry(case):
     return os.path.join(os.path.dirname(model.entry.path), codecache.companion_key(model.entry.key) + ".json")
 
 
-def _rewrite(path, edit):
-    """Edit the payload and store it with a correct checksum."""
-    _, payload = pathlib.Path(path).read_text().split("\n", 1)
-    data = json.loads(payload)
-    edit(data)
-    payload = json.dumps(data, sort_keys=True)
-    pathlib.Path(path).write_text(f"{numcache._MAGIC} {numcache.FORMAT} sha256={numcache._checksum(payload)}\n{payload}")
-
-
 def _set(data, kind, value):
     name = next(k for k in data["functions"] if kind in k)
     data["functions"][name] = value
 
 
 CORRUPTIONS = {
-    "truncated": lambda p: os.truncate(p, os.path.getsize(p) // 2),
-    "wrong hash": lambda p: pathlib.Path(p).write_text(
-        f"{numcache._MAGIC} {numcache.FORMAT} sha256={'0' * 64}\n" + pathlib.Path(p).read_text().split("\n", 1)[1]),
-    "other key": lambda p: _rewrite(p, lambda d: d.update(key="0" * 64)),
-    "function that does not compile": lambda p: _rewrite(p, lambda d: d["functions"][next(
+    **{k: FILE_CORRUPTIONS[k] for k in ("truncated", "wrong hash", "garbage", "other key")},
+    "function that does not compile": lambda p: _rewrite_payload(p, lambda d: d["functions"][next(
         k for k in d["functions"] if "taylor" in k)]["fn"].update(src="def _lambdifygenerated(:\n")),
-    "split out of range": lambda p: _rewrite(p, lambda d: _set(d, "split", {"value": [[7], [0]]})),
-    "kernel source not text": lambda p: _rewrite(p, lambda d: _set(d, "field-module", {"value": {"source": 3}})),
+    "split out of range": lambda p: _rewrite_payload(p, lambda d: _set(d, "split", {"value": [[7], [0]]})),
+    "kernel source not text": lambda p: _rewrite_payload(p, lambda d: _set(d, "field-module", {"value": {"source": 3}})),
 }
 
 

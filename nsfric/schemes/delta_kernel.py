@@ -32,7 +32,7 @@ import numpy as np
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
 from .batch_kernel import check_powers, remembered
-from .codecache import is_index_list, store
+from .codecache import is_index_list, store as scheme_store
 from .trace import Recorder, Sym, Untraceable
 from .field import Eval, RateField
 
@@ -163,7 +163,7 @@ def _field_module(model):
     if hit is not None and hit[0] is model:
         return hit[1]
     n = len(model.states)
-    src = store(model).value(("delta-field-module",), lambda d: _field_source(model), lambda v: (
+    src = scheme_store(model).value(("delta-field-module",), lambda d: _field_source(model), lambda v: (
         isinstance(v.get("untraceable"), str) or (isinstance(v["source"], str) and isinstance(v["n_pre"], int)
                                                   and is_index_list(v["projected"], n))))
     if "untraceable" in src:

@@ -137,7 +137,7 @@ class EventAware(Scheme):
             rows_y.append(u.copy())
         frozen = field.frozen(mode)
         guards = field.d.guards(mode)
-        affine = _AffineGuards(field.d)
+        affine = _AffineGuards(field.c.store)
         t, hist = t0, None
         termination = "reached t_end"
         with np.errstate(all="ignore"):
@@ -189,15 +189,17 @@ class EventAware(Scheme):
 class _AffineGuards(dict):
     """mode -> True when every guard of the mode is affine in the state (symbolic)."""
 
-    def __init__(self, d):
+    def __init__(self, store):
         super().__init__()
-        self.d = d
+        self.store = store  # the disk cache of the schemes' derived values (nsfric.schemes.codecache)
 
     def __missing__(self, mode):
-        import sympy as sp
+        def affine(d):
+            import sympy as sp
 
-        gs = self.d.modes[mode].guards
-        ok = all(sp.diff(g.expr, a, b) == 0 for g in gs for a in self.d.y for b in self.d.y)
+            gs = d.modes[mode].guards
+            return all(sp.diff(g.expr, a, b) == 0 for g in gs for a in d.y for b in d.y)
+        ok = self.store.value(("affine-guards", mode), affine, lambda v: isinstance(v, bool))
         self[mode] = ok
         return ok
 
