@@ -28,7 +28,6 @@ time error there) -- the nominal order is recovered.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 
 from ..solvers.loop import ModeLoop, loop_options
@@ -120,7 +119,12 @@ class EventAware(Scheme):
                 return float(gf(hermite(u0, k0, u1, k1, h, th), p)[i])
 
             glo = gi(lo)
-            theta = lo if glo >= 0 else brentq(gi, lo, hi, xtol=1e-16, rtol=1e-15)
+            if glo >= 0:
+                theta = lo
+            else:
+                from scipy.optimize import brentq  # SciPy only where a crossing is searched
+
+                theta = brentq(gi, lo, hi, xtol=1e-16, rtol=1e-15)
             if best is None or theta < best[0]:
                 best = (theta, gs[i])
         return best
