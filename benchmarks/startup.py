@@ -1,8 +1,10 @@
 """Start-up of the command line (issue 11, item 3), as ratios to ``python -c "import numpy"``
 timed in the same loop: ``nsfric list``, a bad-input error, and a cold ``reference``
-(fresh process, imports, model derivation, code generation and the solve), with an
+(fresh process, imports, model derivation, code generation and the solve), a
+``simulate`` of one contact (Heun) and a batched one (10 000 members), each with an
 empty cache folder (``$NSFRIC_CACHE_DIR``) and with the disk cache of derived numerics
-a previous process filled (:mod:`nsfric.symbolic.numcache`: no SymPy import).
+a previous process filled (:mod:`nsfric.symbolic.numcache`, the schemes' code:
+:mod:`nsfric.schemes.codecache`; no SymPy import).
 
     python benchmarks/startup.py [--repeat N] [--write]
 
@@ -30,14 +32,27 @@ def commands(tmp: str) -> dict:
     folder per run, the warm one the folder a first (untimed) run filled."""
     cli = [sys.executable, "-m", "nsfric.cli"]
     ref = cli + ["reference", "sliding-plates", "--law", "d-sds", "--no-cross-check", "--out", os.path.join(tmp, "r.csv")]
+    sim = cli + ["simulate", "sliding-plates", "--law", "c-sds", "--scheme", "heun", "--dt", "1e-3", "--t-end", "1",
+                 "--out", os.path.join(tmp, "s.csv")]
+    warm = os.path.join(tmp, "warm")
     return {
         "import numpy (baseline)": ([sys.executable, "-c", "import numpy"], None),
         "list": (cli + ["list"], None),
         "bad input": (cli + ["reference", "sliding-plates", "--law", "no-such-law", "--out", os.path.join(tmp, "a.csv")],
                       None),
         "cold reference (empty cache)": (ref, "empty"),
-        "warm reference (disk cache)": (ref, os.path.join(tmp, "warm")),
+        "warm reference (disk cache)": (ref, warm),
+        "cold simulate (empty cache)": (sim, "empty"),
+        "warm simulate (disk cache)": (sim, warm),
+        "cold batched simulate (empty cache)": ([sys.executable, "-c", BATCH], "empty"),
+        "warm batched simulate (disk cache)": ([sys.executable, "-c", BATCH], warm),
     }
+
+
+#: the batched call of issue 11 (10 000 members, the compiled kernel; numba's own cache
+#: of the kernel lives in the same cache folder, so "empty" includes its compilation)
+BATCH = ("import numpy as np, nsfric; nsfric.simulate('sliding-plates', law='c-sds', scheme='heun', dt=1e-3, "
+         "t_end=1, params={'v0': np.linspace(1, 8, 10_000)})")
 
 
 def _run(cmd, env, check):
@@ -56,14 +71,15 @@ def bench(repeat: int = 7) -> dict:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
     with tempfile.TemporaryDirectory() as tmp:
         cmds = commands(tmp)
-        subprocess.run(cmds["warm reference (disk cache)"][0], env=dict(env, NSFRIC_CACHE_DIR=os.path.join(tmp, "warm")),
-                       capture_output=True, check=True)  # fills the warm cache
+        for cmd, cache in cmds.values():  # fill the warm cache
+            if cache not in (None, "empty"):
+                subprocess.run(cmd, env=dict(env, NSFRIC_CACHE_DIR=cache), capture_output=True, check=True)
         times = {name: [] for name in cmds}
         for i in range(repeat):
             for name, (cmd, cache) in cmds.items():
                 e = dict(env)
                 if cache == "empty":
-                    e["NSFRIC_CACHE_DIR"] = os.path.join(tmp, f"empty-{i}")
+                    e["NSFRIC_CACHE_DIR"] = os.path.join(tmp, f"empty-{i}-{list(cmds).index(name)}")
                 elif cache:
                     e["NSFRIC_CACHE_DIR"] = cache
                 times[name].append(_run(cmd, e, name != "bad input"))

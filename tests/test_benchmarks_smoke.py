@@ -27,7 +27,8 @@ def test_quick_startup_benchmark_times_every_command_against_the_numpy_import():
 
     res = startup.bench(1)
     assert set(res) == {"import numpy (baseline)", "list", "bad input", "cold reference (empty cache)",
-                        "warm reference (disk cache)"}
+                        "warm reference (disk cache)", "cold simulate (empty cache)", "warm simulate (disk cache)",
+                        "cold batched simulate (empty cache)", "warm batched simulate (disk cache)"}
     assert res["import numpy (baseline)"]["ratio"] == 1.0
     assert all(r["seconds"] > 0 and r["cpu"] > 0 for r in res.values())
     assert "| list |" in startup.report(res)

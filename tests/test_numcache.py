@@ -29,10 +29,12 @@ print(json.dumps({"sympy": "sympy" in sys.modules, "res": out}))
 """ % (CASES,)
 
 
-def _probe(cache, numcache_on=True, wait=True):
+def _probe(cache, numcache_on=True, wait=True, script=PROBE):
+    """The JSON ``script`` prints in a fresh process on the cache folder ``cache``."""
     env = dict(os.environ, NSFRIC_CACHE_DIR=str(cache), NSFRIC_NUMCACHE="1" if numcache_on else "0",
                PYTHONPATH=os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")])))
-    proc = subprocess.Popen([sys.executable, "-c", PROBE], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    env.pop("NSFRIC_BATCH_BACKEND", None)
+    proc = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     return _result(proc) if wait else proc
 

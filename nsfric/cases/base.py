@@ -164,9 +164,9 @@ class Case:
         restored from the disk cache of derived numerics (:mod:`nsfric.symbolic.numcache`:
         no SymPy on a warm machine), which fills the cache on a miss."""
         law = self.check_law(law)
-        if law in self._models:
-            return self._models[law]
         frozen = self.__dict__.setdefault("_frozen", {})
+        if law in self._models and law not in frozen:  # (a restored model stays the one used)
+            return self._models[law]
         if law not in frozen:
             from ..symbolic.numcache import class_files, numeric_model
 
@@ -190,6 +190,12 @@ class Case:
     def problem(self, law=None, params=None, t_end=None) -> Problem:
         law = self.check_law(law)
         return self._problem(self.model(law), law, params, t_end)
+
+    def scheme_problem(self, law=None, params=None, t_end=None) -> Problem:
+        """:meth:`problem` for a discrete scheme: on :meth:`numeric_model` (the schemes'
+        generated code then comes from the disk cache too, :mod:`nsfric.schemes.codecache`)
+        unless the case builds its problems itself; the same numbers either way."""
+        return self.reference_problem(law, params, t_end, "filippov")
 
     def reference_problem(self, law=None, params=None, t_end=None, solver: str = "filippov") -> Problem:
         """:meth:`problem` for the reference solver ``solver``: for ``filippov`` on

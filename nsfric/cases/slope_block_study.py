@@ -18,7 +18,6 @@ import numpy as np
 from ..schemes.base import simulate as _simulate
 from ..errors import SolverFailure, ZenoError
 from ..schemes.delta import DeltaField, run_batch
-from ..symbolic.derive import param_vector
 
 
 def simulate(case, law, scheme, dt, t_end, params):
@@ -148,11 +147,11 @@ def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, pr
     """Drifts ``x(t1) - x(t0)`` of the delta scheme, shape (len(param_sets), n_phases),
     all members in one batch, and the first stick time of each member (``integrator``:
     a name or a Scheme; ``corrections`` of a predictor-corrector BDF)."""
-    model = case.model("coulomb")
+    model = case.numeric_model("coulomb")  # the delta code from the disk cache where it is
     P, U0, taus = [], [], []
     for values in param_sets:
         tt, U = phase_starts(case, values, dt, n_phases)
-        P.append(np.repeat(param_vector(model, values)[:, None], n_phases, axis=1))
+        P.append(np.repeat(model.param_vector(values)[:, None], n_phases, axis=1))
         U0.append(U)
         taus.append(tt)
     P, U0, taus = np.hstack(P), np.hstack(U0), np.concatenate(taus)

@@ -229,7 +229,7 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
         if t_end is not None:
             prob = dc_replace(prob, t_span=(prob.t_span[0], float(t_end)))
     else:
-        prob = problem.problem(law, params, t_end)
+        prob = getattr(problem, "scheme_problem", problem.problem)(law, params, t_end)
     t0, t1 = map(float, prob.t_span)
     check_span(t0, t1)
     if max_steps is not None:

@@ -100,9 +100,9 @@ def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_
         raise ValueError(f"scheme {scheme.name!r} adds rows at the transitions, so its members have "
                          "different rows: no batch; run the members one by one")
     law = case.check_law(law)
-    model = case.model(law)
+    model = (getattr(case, "numeric_model", None) or case.model)(law)  # from the disk cache where it can
     values = bind_batch(model, params, B)
-    first = case.problem(law, member_values(values, 0), t_end)  # t_end checked here
+    first = getattr(case, "scheme_problem", case.problem)(law, member_values(values, 0), t_end)  # t_end checked here
     t0, t1 = map(float, first.t_span)
     dt = float(dt)
     if not (dt > 0 and math.isfinite(dt)):
@@ -139,7 +139,7 @@ def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_
 def _initial_states(case, law, values, B):
     """``U0`` (n, B): the case's initial state of each member (its own ``y0``, called once
     on the arrays where it broadcasts them -- checked on the first member -- else per member)."""
-    n = len(case.model(law).states)
+    n = len((getattr(case, "numeric_model", None) or case.model)(law).states)
     try:
         with np.errstate(all="ignore"):
             U0 = np.broadcast_to(np.asarray(case.y0(law, values), dtype=float).reshape(n, -1), (n, B))

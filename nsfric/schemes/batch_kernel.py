@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..symbolic.derive import derive
 from ..symbolic.kernel import block_lines, identifier, load_source, source_key
-from ..symbolic.printing import pow_exponents
+from .codecache import store
 from .field import _compiled
 from .trace import Untraceable, trace_scheme
 
@@ -35,12 +34,19 @@ from .trace import Untraceable, trace_scheme
 NEEDS_DECISION, NO_MODE = -2, -3
 
 
+def _symbolic(model):
+    """The symbolic derived model (imports SymPy: only to generate a kernel's source)."""
+    from ..symbolic.derive import derive
+
+    return derive(model)
+
+
 class _Blocks:
     """Paste derived expressions into a generated function: the states and parameters
     bound under their own names from the function's locals, then the expressions."""
 
     def __init__(self, model):
-        self.d = derive(model)
+        self.d = _symbolic(model)
         self.args = list(self.d.y) + list(self.d.p)
         self.n = self.d.n
         self.a = [f"_a{j}" for j in range(self.n)]
@@ -60,7 +66,7 @@ def _evaluate_source(c, model) -> list:
     k, q = [f"_k{j}" for j in range(n)], [f"_q{j}" for j in range(n)]
     g = [f"_g{i}" for i in range(nh)]
     lines = ["@njit(cache=True)", f"def evaluate({bl.sig}):"]
-    lines += bl.lines(c.h.exprs, g, "    ") if nh else []
+    lines += bl.lines(bl.d.h[1].exprs, g, "    ") if nh else []
     conds = []
     for name, pattern in c.regions:  # DiscreteField.mode: regions, forbidden sides, surfaces
         conds.append((" and ".join(f"{g[i]} > 0" if sg > 0 else f"{g[i]} < 0" for i, sg in pattern) or "True",
@@ -97,7 +103,7 @@ def _decide_source(c, model, bl, i) -> str:
     surface = c.h_names[i]
     modes = list(model.mode_names)
     g = [f"_g{j}" for j in range(len(c.h_names))]
-    lines = ["@njit(cache=True)", f"def decide_{i}({bl.sig}):"] + bl.lines(c.h.exprs, g, "    ")
+    lines = ["@njit(cache=True)", f"def decide_{i}({bl.sig}):"] + bl.lines(d.h[1].exprs, g, "    ")
     for side, var in ((1, "_rp"), (-1, "_rm")):  # DerivedModel.region_at with h_i's sign forced
         lines.append(f"    {var} = -1")
         first = True
@@ -179,18 +185,35 @@ _FIELDS: dict = {}
 
 
 def _field_module(model, c):
-    """The generated module of ``model``'s field (``evaluate``), shared by its schemes."""
+    """The generated module of ``model``'s field (``evaluate``), shared by its schemes;
+    the source from the disk cache where it holds it (:mod:`nsfric.schemes.codecache`)."""
     hit = _FIELDS.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
-    for s in list(derive(model).y) + list(derive(model).p):
+    src = store(model).value(("field-module",), lambda d: _field_source(model, c), lambda v: isinstance(
+        v.get("untraceable", v.get("source")), str))
+    if "untraceable" in src:
+        raise Untraceable(src["untraceable"])
+    mod = load_source(src["source"], "f" + source_key(model.name)[:8])
+    _FIELDS[id(model)] = (model, mod)
+    return mod
+
+
+def _field_source(model, c) -> dict:
+    """``{source}`` of :func:`_field_module` (SymPy), or ``{untraceable}`` where numba
+    would not round as the per-step run does (:func:`check_powers`)."""
+    d = _symbolic(model)
+    exprs = [e for m in model.mode_names for e in d.modes[m].rhs] + [e for m in c.constrained for e in d.reset_expr(m)]
+    try:
+        check_powers(model, list(d.h[1].exprs) + exprs)
+    except Untraceable as e:
+        return {"untraceable": str(e)}
+    for s in list(d.y) + list(d.p):
         identifier(s)
     parts = ["import math", "import numpy", "from numba import njit",
              "from nsfric.solvers import switching as _sw", _HELPERS]
     parts += _evaluate_source(c, model)
-    mod = load_source("\n\n".join(parts), "f" + source_key(model.name)[:8])
-    _FIELDS[id(model)] = (model, mod)
-    return mod
+    return {"source": "\n\n".join(parts)}
 
 
 def _compile_now(run, n, n_params):
@@ -236,6 +259,8 @@ def check_powers(model, exprs):
     """Raise :class:`Untraceable` for integer powers ``x**k`` in ``exprs`` that the
     generated code still prints as powers (:func:`~nsfric.symbolic.printing.pow_exponents`):
     numba would multiply them out where the per-step run calls ``pow`` (last bits differ)."""
+    from ..symbolic.printing import pow_exponents  # SymPy: only while generating a kernel
+
     powers = sorted(pow_exponents(exprs))
     if powers:
         raise Untraceable(f"{model.name!r}: integer powers {powers} would not round as the per-step run does")
@@ -243,17 +268,16 @@ def check_powers(model, exprs):
 
 def _build(model, scheme):
     c = _compiled(model)
-    d = derive(model)
-    exprs = list(c.h.exprs) + [e for m in model.mode_names for e in d.modes[m].rhs]
-    check_powers(model, exprs + [e for m in c.constrained for e in d.reset_expr(m)])
     n_params = len(model.params)
     start, body, _, n_eval = trace_scheme(scheme, c, n_params)
     try:
-        field_mod = _field_module(model, c)
+        field_mod = _field_module(model, c)  # Untraceable: integer powers numba would round otherwise
         parts = ["import math", "from numba import njit", f"from {field_mod.__name__} import evaluate", "",
                  _run_source(c.n, n_params, start, body)]
         mod = load_source("\n".join(parts), "k" + source_key(model.name, scheme.name)[:8])
         _compile_now(mod.run, c.n, n_params)
+    except Untraceable:
+        raise
     except Exception as e:  # code numba cannot compile (e.g. a function it lacks): no kernel
         raise Untraceable(f"no compiled kernel for {model.name!r}/{scheme.name!r}: {type(e).__name__}: "
                           f"{str(e).splitlines()[0] if str(e) else ''}") from e

@@ -56,11 +56,10 @@ import os
 
 import numpy as np
 
-from ..symbolic.codegen import generate
-from ..symbolic.derive import derive, param_vector
 from .base import Scheme, get_scheme, register_alias, register_scheme
 from .delta_rules import (DELTA_FACTOR, REVERSAL, SLIP, STICK, delta_choice, delta_event,  # noqa: F401
                           delta_lambda_scalar, delta_side, ieee_div)
+from .codecache import is_index_list, store
 from .field import Eval, RateField
 
 #: Krengel & Matuttis's names of the integrators -> the registered schemes
@@ -100,8 +99,9 @@ class DeltaField:
 
     def __init__(self, model, P):
         self.model = model
-        self.sliding, d, _ = pieces_exprs(model)
-        self.n, self.alg = d.n, d.y.index(self.sliding.algebraic)
+        self.sliding = filippov_sliding(model)
+        names = list(model.state_names)
+        self.n, self.alg = len(names), names.index(str(self.sliding.algebraic))
         P = np.asarray(P, dtype=float)
         self.P = P[:, None] if P.ndim == 1 else P
         self._scalar = self.P.shape[1] == 1
@@ -155,32 +155,52 @@ _PIECES: dict = {}
 
 
 def _compiled(model):
-    """The generated functions and indices of ``model``'s Filippov surface (once per model)."""
+    """The generated functions and indices of ``model``'s Filippov surface (once per model;
+    from the disk cache where it holds them, :mod:`nsfric.schemes.codecache`)."""
     hit = _COMPILED.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
-    s, d, exprs = pieces_exprs(model)
-    out = (s, d.n, generate(exprs, (d.y, d.p)), generate(exprs, (d.y, d.p), "math"),
-           d.reset(s.name), d.y.index(s.algebraic), held_states(model))
+    s, st = filippov_sliding(model), store(model)
+    names = list(model.state_names)
+    fns = [st.function(("delta-pieces", backend), lambda d, b=backend: _pieces_function(model, b))
+           for backend in ("numpy", "math")]
+    held = st.value(("delta-held",), lambda d: held_states(model), lambda v: is_index_list(v, len(names)))
+    out = (s, len(names), *fns, model.derived().reset(s.name), names.index(str(s.algebraic)), held)
     _COMPILED[id(model)] = (model, out)
     return out
+
+
+def _pieces_function(model, backend):
+    from ..symbolic.codegen import generate
+
+    _, d, exprs = pieces_exprs(model)
+    return generate(exprs, (d.y, d.p), backend)
+
+
+def filippov_sliding(model):
+    """``model``'s one Filippov sliding mode; ValueError when it has none or several."""
+    sl = [s for s in model.slidings if s.kind == "filippov"]
+    if len(sl) != 1:
+        raise ValueError(f"delta schemes need a law with one Filippov sliding mode (exact static "
+                         f"friction, e.g. 'coulomb'); model {model.name!r} has {len(sl)}")
+    return sl[0]
 
 
 def pieces_exprs(model):
     """``(sliding, derived model, expressions)``: the expressions of
     :meth:`DeltaField.pieces` -- the rates of the two regions, the switching function
-    and its indicators ``sigma_{I,II}`` -- for ``model``'s one Filippov sliding mode."""
+    and its indicators ``sigma_{I,II}`` -- for ``model``'s one Filippov sliding mode
+    (a model restored from the disk cache: its symbolic model's)."""
+    from ..symbolic.derive import derive
+
     hit = _PIECES.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
-    sl = [s for s in model.slidings if s.kind == "filippov"]
-    if len(sl) != 1:
-        raise ValueError(f"delta schemes need a law with one Filippov sliding mode (exact static "
-                         f"friction, e.g. 'coulomb'); model {model.name!r} has {len(sl)}")
-    s = sl[0]
+    filippov_sliding(model)  # the ValueError before any derivation
     d = derive(model)
+    s = filippov_sliding(d.model)
     exprs = (list(d.modes[s.plus].rhs) + list(d.modes[s.minus].rhs)
-             + [model.switching[s.surface], d.sigma_expr(s.surface, s.plus),
+             + [d.model.switching[s.surface], d.sigma_expr(s.surface, s.plus),
                 d.sigma_expr(s.surface, s.minus)])
     _PIECES[id(model)] = (model, (s, d, exprs))
     return s, d, exprs
@@ -190,7 +210,7 @@ def held_states(model) -> list:
     """Indices of the states whose rate in the sliding mode's ``plus`` region is the
     algebraic state (``x' = v``): held by the projection of a multistep history."""
     s, d, _ = pieces_exprs(model)
-    plus = model.mode(s.plus)
+    plus = d.model.mode(s.plus)
     return [i for i, y in enumerate(d.y) if sp_equal(plus.rhs[y], s.algebraic)]
 
 
@@ -346,7 +366,7 @@ class DeltaScheme(Scheme):
         raise NotImplementedError("delta schemes run through integrate()")
 
     def integrate(self, field, t0, u0, h, n_steps, record=None):
-        df = DeltaField(field.model, param_vector(field.model, field.params))
+        df = DeltaField(field.model, field.model.param_vector(field.params))
         t, Y, events, M = run_batch(df, np.asarray(u0, dtype=float)[:, None], h, n_steps,
                                     self.base, self.projection, t0=t0)
         field.n_rhs += df.n_eval

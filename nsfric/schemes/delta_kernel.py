@@ -29,10 +29,10 @@ import inspect
 
 import numpy as np
 
-from ..symbolic.derive import derive
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
 from .batch_kernel import check_powers, remembered
+from .codecache import is_index_list, store as scheme_store
 from .trace import Recorder, Sym, Untraceable
 from .field import Eval, RateField
 
@@ -157,13 +157,31 @@ _KERNELS: dict = {}
 
 def _field_module(model):
     """``pieces``, ``reset`` and the pure decisions of :mod:`~nsfric.schemes.delta` for
-    ``model``, compiled (one module per model, shared by the schemes)."""
+    ``model``, compiled (one module per model, shared by the schemes); the source from
+    the disk cache where it holds it (:mod:`nsfric.schemes.codecache`)."""
     hit = _FIELDS.get(id(model))
     if hit is not None and hit[0] is model:
         return hit[1]
+    n = len(model.states)
+    src = scheme_store(model).value(("delta-field-module",), lambda d: _field_source(model), lambda v: (
+        isinstance(v.get("untraceable"), str) or (isinstance(v["source"], str) and isinstance(v["n_pre"], int)
+                                                  and is_index_list(v["projected"], n))))
+    if "untraceable" in src:
+        raise Untraceable(src["untraceable"])
+    mod = load_source(src["source"], "df" + source_key(model.name)[:8])
+    out = (mod, src["projected"], src["n_pre"])
+    _FIELDS[id(model)] = (model, out)
+    return out
+
+
+def _field_source(model) -> dict:
+    """``{source, projected, n_pre}`` of :func:`_field_module` (SymPy), or ``{untraceable}``."""
     s, d, exprs = D.pieces_exprs(model)
     n = d.n
-    check_powers(model, exprs + list(d.reset_expr(s.name)))  # x*x: pow(x, 2) but for rare last bits
+    try:
+        check_powers(model, exprs + list(d.reset_expr(s.name)))  # x*x: pow(x, 2) but for rare last bits
+    except Untraceable as e:
+        return {"untraceable": str(e)}
     args = list(d.y) + list(d.p)
     for a in args:
         identifier(a)
@@ -187,10 +205,8 @@ def _field_module(model):
     q = [f"_q{j}" for j in range(n)]
     body = block_lines(d.reset_expr(s.name), args, a, q, "    ")
     parts.append("\n".join(["@njit(cache=True)", f"def reset({sig}):"] + body + [f"    return {', '.join(q)}"]))
-    mod = load_source("\n\n".join(parts) + "\n", "df" + source_key(model.name)[:8])
-    out = (mod, [d.y.index(s.algebraic)] + D.held_states(model), len(names))
-    _FIELDS[id(model)] = (model, out)
-    return out
+    return {"source": "\n\n".join(parts) + "\n", "projected": [d.y.index(s.algebraic)] + D.held_states(model),
+            "n_pre": len(names)}
 
 
 def _indent(lines, k):
@@ -284,8 +300,7 @@ def kernel(model, scheme):
 
 
 def _build(model, scheme):
-    d = derive(model)
-    n, n_params = d.n, len(d.p)
+    n, n_params = len(model.states), len(model.params)
     field_mod, projected, n_pre = _field_module(model)
     traced = trace_delta(scheme, n, n_params, projected, n_pre)
     try:

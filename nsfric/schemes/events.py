@@ -28,7 +28,6 @@ time error there) -- the nominal order is recovered.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 
 from ..solvers.loop import ModeLoop, loop_options
@@ -120,7 +119,12 @@ class EventAware(Scheme):
                 return float(gf(hermite(u0, k0, u1, k1, h, th), p)[i])
 
             glo = gi(lo)
-            theta = lo if glo >= 0 else brentq(gi, lo, hi, xtol=1e-16, rtol=1e-15)
+            if glo >= 0:
+                theta = lo
+            else:
+                from scipy.optimize import brentq  # SciPy only where a crossing is searched
+
+                theta = brentq(gi, lo, hi, xtol=1e-16, rtol=1e-15)
             if best is None or theta < best[0]:
                 best = (theta, gs[i])
         return best
@@ -137,7 +141,7 @@ class EventAware(Scheme):
             rows_y.append(u.copy())
         frozen = field.frozen(mode)
         guards = field.d.guards(mode)
-        affine = _AffineGuards(field.d)
+        affine = _AffineGuards(field.c.store)
         t, hist = t0, None
         termination = "reached t_end"
         with np.errstate(all="ignore"):
@@ -189,15 +193,17 @@ class EventAware(Scheme):
 class _AffineGuards(dict):
     """mode -> True when every guard of the mode is affine in the state (symbolic)."""
 
-    def __init__(self, d):
+    def __init__(self, store):
         super().__init__()
-        self.d = d
+        self.store = store  # the disk cache of the schemes' derived values (nsfric.schemes.codecache)
 
     def __missing__(self, mode):
-        import sympy as sp
+        def affine(d):
+            import sympy as sp
 
-        gs = self.d.modes[mode].guards
-        ok = all(sp.diff(g.expr, a, b) == 0 for g in gs for a in self.d.y for b in self.d.y)
+            gs = d.modes[mode].guards
+            return all(sp.diff(g.expr, a, b) == 0 for g in gs for a in d.y for b in d.y)
+        ok = self.store.value(("affine-guards", mode), affine, lambda v: isinstance(v, bool))
         self[mode] = ok
         return ok
 

@@ -36,12 +36,9 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-import sympy as sp
 
-from ..symbolic.codegen import generate
-from ..symbolic.derive import derive, param_vector
-from ..symbolic.laws import lam as LAM
 from ..solvers.switching import ModeLogic
+from .codecache import is_index_list, store
 
 #: one evaluation of the field: rates ``k``, the ``mode`` used, and the projected state
 #: ``proj`` (``reset(mode)(u)``) when ``mode`` is a constrained sliding mode, else None
@@ -59,6 +56,9 @@ def partition(model):
     while sticking, ``x' = v``); the other states are velocities.  Raises ValueError
     when the model has no such state.
     """
+    import sympy as sp
+
+    model = getattr(model, "symbolic", model)  # a FrozenModel restored from the disk cache
     names = list(model.states)
     pos = []
     for s in names:
@@ -75,17 +75,21 @@ def partition(model):
 
 
 class _Compiled:
-    """Numeric pieces shared by DiscreteField and FrozenField (one per model)."""
+    """Numeric pieces shared by DiscreteField and FrozenField (one per model): the
+    derived model's functions, and the schemes' own (Newton, Taylor, the split) from
+    the disk cache where it holds them (:mod:`nsfric.schemes.codecache`)."""
 
     def __init__(self, model):
-        d = derive(model)
+        d = model.derived()  # a FrozenModel's: restored from the disk cache
         self.d = d
         self.model = model
-        self.n = d.n
+        self.store = store(model)
+        names = list(model.state_names)
+        self.n = len(names)
         self.rhs = {m: d.rhs(m) for m in model.mode_names}
         self.constrained = {s.name for s in model.slidings if s.kind == "constrained"}
         self.reset = {s: d.reset(s) for s in self.constrained}
-        self.alg = {s.name: d.y.index(s.algebraic) for s in model.slidings}
+        self.alg = {s.name: names.index(str(s.algebraic)) for s in model.slidings}
         self.h_names, self.h = d.h
         hidx = {n: i for i, n in enumerate(self.h_names)}
         self.regions = [(r.name, [(hidx[k], int(sg)) for k, sg in r.signs.items()])
@@ -104,34 +108,60 @@ class _Compiled:
     def newton_functions(self, mode):
         """Residual and its Jacobians (in y, y', lam) of ``mode``, compiled once."""
         if mode not in self._newton:
-            d = self.d
-            res = list(d.modes[mode].residual)
-            if len(res) == self.n:
-                res.append(LAM)
-            M = sp.Matrix(res)
-            jac = list(M.jacobian(d.y)) + list(M.jacobian(d.yp)) + list(M.jacobian([LAM]))
-            args = (d.y, d.yp, [LAM], d.p)
-            self._newton[mode] = (d.residual(mode), generate(jac, args))
+            self._newton[mode] = (self.store.function(("residual", mode), lambda d: d.residual(mode)),
+                                  self.store.function(("newton-jacobian", mode), lambda d: _newton_jacobian(d, mode)))
         return self._newton[mode]
 
     def taylor_function(self, mode, q):
         """``y -> [y', y'', ..., y^(q)]`` along ``mode``'s field (Lie derivatives)."""
         key = (mode, q)
         if key not in self._taylor:
-            d = self.d
-            f = sp.Matrix(d.modes[mode].rhs)
-            out, cur = [], f
-            for _ in range(q):
-                out.append(cur)
-                cur = cur.jacobian(d.y) * f
-            self._taylor[key] = generate([e for col in out for e in col], (d.y, d.p))
+            self._taylor[key] = self.store.function(("taylor", mode, q), lambda d: _taylor(d, mode, q))
         return self._taylor[key]
 
     @property
     def split(self):
         if self._split is None:
-            self._split = partition(self.model)
+            def make(d):
+                try:
+                    return [p.tolist() for p in partition(self.model)]
+                except ValueError as e:
+                    return str(e)
+            v = self.store.value(("split",), make, lambda v: isinstance(v, str) or (
+                len(v) == 2 and all(is_index_list(x, self.n) for x in v)))
+            if isinstance(v, str):
+                raise ValueError(v)
+            self._split = tuple(np.array(x) for x in v)
         return self._split
+
+
+def _newton_jacobian(d, mode):
+    """The Jacobians of ``mode``'s residual (with ``lam``) in y, y' and lam, flat."""
+    import sympy as sp
+
+    from ..symbolic.codegen import generate
+    from ..symbolic.laws import lam as LAM
+
+    res = list(d.modes[mode].residual)
+    if len(res) == d.n:
+        res.append(LAM)
+    M = sp.Matrix(res)
+    jac = list(M.jacobian(d.y)) + list(M.jacobian(d.yp)) + list(M.jacobian([LAM]))
+    return generate(jac, (d.y, d.yp, [LAM], d.p))
+
+
+def _taylor(d, mode, q):
+    """``y -> [y', ..., y^(q)]`` of ``mode``'s field, generated (Lie derivatives)."""
+    import sympy as sp
+
+    from ..symbolic.codegen import generate
+
+    f = sp.Matrix(d.modes[mode].rhs)
+    out, cur = [], f
+    for _ in range(q):
+        out.append(cur)
+        cur = cur.jacobian(d.y) * f
+    return generate([e for col in out for e in col], (d.y, d.p))
 
 
 _COMPILED: dict = {}
@@ -161,7 +191,7 @@ class DiscreteField:
         self.params = dict(params)
         self.c = _compiled(model)
         self.d = self.c.d
-        self.p = param_vector(model, self.params)
+        self.p = model.param_vector(self.params)
         self.logic = ModeLogic(self.d, self.p)
         self.n_rhs = 0
         self.n_jac = 0

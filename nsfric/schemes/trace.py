@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .field import Eval, partition
+from .field import Eval
 
 
 class Untraceable(TypeError):
@@ -85,13 +85,10 @@ class Tracer(Recorder):
         self.lines = []
         self.n_eval = 0
         self._k = 0
-        self._split = None
 
     @property
     def split(self):
-        if self._split is None:
-            self._split = partition(self.model)
-        return self._split
+        return self.c.split
 
     def f(self, u) -> Eval:
         self.n_eval += 1

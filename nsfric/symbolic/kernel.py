@@ -25,8 +25,6 @@ import tempfile
 
 import keyword
 
-import sympy as sp
-
 #: bump when the generated code's shape changes (part of every key)
 VERSION = "2"
 
@@ -82,6 +80,8 @@ def hoisted_block_lines(exprs, args, values, outs, invariant, indent=""):
     alone taken out: ``(pre, names, lines)``, ``pre`` the binding of ``args`` and those
     subexpressions, ``names`` their symbols, ``lines`` the rest (reading them by name).
     The same code, so the same values: a caller computes ``pre`` once per member."""
+    import sympy as sp
+
     exprs = [sp.sympify(e) for e in exprs]
     printer = _printer()
     subs, reduced = sp.cse(exprs)
