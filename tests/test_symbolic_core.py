@@ -77,7 +77,7 @@ def test_solution_api():
     assert [s.mode for s in sol.segments] == ["slip-", "stick"]
     assert sol.mode_at(1.0) == "slip-" and sol.mode_at(5.0) == "stick"
     assert sol.stats["nfev"] > 0 and sol.stats["nevents"] == 1
-    assert sol.tolerances == {"rtol": 1e-12, "atol": 1e-14, "method": "DOP853"}
+    assert sol.tolerances == {"rtol": 1e-12, "atol": 1e-14, "method": "dop853-numba"}
     assert np.allclose(sol["E_kin"], sol["v"] ** 2 / 2)
     with pytest.raises(KeyError):
         sol["nope"]
