@@ -27,7 +27,7 @@ import numpy as np
 from scipy.integrate._ivp.common import validate_tol
 
 from ..symbolic.frozen import namespace_recipe
-from ..symbolic.generated import load_source
+from ..symbolic.generated import load_source, remembered_once
 from . import dop853_core as core  # imports numba (ImportError: SciPy's DOP853 is used)
 from numba.core.types.function_type import WrapperAddressProtocol
 from numba.core.typing.typeof import typeof_impl
@@ -154,15 +154,11 @@ def stepper(d, mode: str, n: int):
     """The compiled module of ``mode`` of the derived model ``d`` with ``n`` states (built
     once per process and mode; numba's disk cache across processes).  Raises
     :class:`NotCompilable`."""
-    key = (id(d), mode)
-    hit = _MODULES.get(key)
-    if hit is not None and hit[0] is d:
-        if isinstance(hit[1], NotCompilable):
-            raise hit[1]
-        return hit[1]
-    try:
-        import numba  # noqa: F401
+    return remembered_once(_MODULES, (id(d), mode), d, lambda: _build(d, mode, n), NotCompilable)
 
+
+def _build(d, mode, n):
+    try:
         f = d.rhs(mode)
         guards, gfun = d.guards(mode)
         rfun = d.guard_rates(mode) if gfun is not None else None
@@ -173,14 +169,10 @@ def stepper(d, mode: str, n: int):
         mod.n_guards = n_guards
         mod.fields = tuple(_Address(getattr(mod, k)) for k in ("rhs", "guards", "rates"))
         _warm(mod, n)
-    except NotCompilable as e:
-        _MODULES[key] = (d, e)
+    except NotCompilable:
         raise
-    except Exception as e:  # ImportError (no numba), numba's typing errors
-        err = NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
-        _MODULES[key] = (d, err)
-        raise err from e
-    _MODULES[key] = (d, mod)
+    except Exception as e:  # numba's typing and lowering errors
+        raise NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from e
     return mod
 
 

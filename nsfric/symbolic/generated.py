@@ -55,3 +55,21 @@ def load_source(source: str, stem: str = "kernel"):
     spec.loader.exec_module(mod)
     _MODULES[name] = mod
     return mod
+
+
+def remembered_once(cache: dict, key, owner, build, failure=Exception):
+    """``build()`` once per process and ``key`` of ``owner`` (an object that must be the
+    very one of the remembered entry): the result, or the ``failure`` it raised, which is
+    raised again without building again (compiled kernels and steppers: tried once)."""
+    hit = cache.get(key)
+    if hit is not None and hit[0] is owner:
+        if isinstance(hit[1], failure):
+            raise hit[1]
+        return hit[1]
+    try:
+        out = build()
+    except failure as e:
+        cache[key] = (owner, e)
+        raise
+    cache[key] = (owner, out)
+    return out
