@@ -38,6 +38,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import subprocess
 import sys
@@ -50,6 +51,8 @@ import nsfric
 from nsfric.symbolic.derive import DerivedModel, derive, param_vector
 
 CASE = "dry-oscillator"
+#: the checkout's root (stripped from the profile's file names)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(nsfric.__file__))) + os.sep
 FILIPPOV_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
 HAND_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
 TANH_EPS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
@@ -194,7 +197,6 @@ t0 = time.perf_counter(); make()(); print(json.dumps(time.perf_counter() - t0))
 def cold_time(which, knob):
     """First call in a fresh process (imports and the analytic closed form excluded;
     nsfric's symbolic derivation and code generation included)."""
-    import os
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([sys.executable, "-c", COLD_SNIPPET.format(here=here), which, repr(knob)],
                          capture_output=True, text=True, check=True)
@@ -253,7 +255,7 @@ def profile(top):
     for (file, line, fn), (_, nc, tt, ct, _) in items:
         if fn in ("<module>", "<lambda>") and "nsfric" not in file:
             continue
-        short = file.split("site-packages/")[-1].split("w2-perf/")[-1]
+        short = file.split("site-packages/")[-1].replace(ROOT, "")
         rows.append((f"{short}:{line}({fn})", nc // 20, ct / total))
         if len(rows) >= top:
             break
