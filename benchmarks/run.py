@@ -283,8 +283,8 @@ def report(rhs, data, cold, rows, reverse, prof, label):
     lines += ["", "## Ratios at equal error (nsfric filippov time / baseline time)", "",
               "nsfric on its default stepper (the compiled `dop853-numba`) and on SciPy's DOP853",
               "(`method=\"DOP853\"`, the stepper before); the last column is default / SciPy.", "",
-              "| nsfric stepper | nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | "
-              "/ tanh Radau | / on SciPy's DOP853 |", "|---|---|---|---|---|---|---|---|"]
+              ("| nsfric stepper | nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | "
+               "/ tanh Radau | / on SciPy's DOP853 |"), "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         stepper = "default" if r["runner"] == NSFRIC else "SciPy DOP853"
         lines.append(f"| {stepper} | {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "

@@ -13,8 +13,8 @@ import nsfric
 from nsfric.solvers import filippov
 
 pytest.importorskip("numba")
-from nsfric.solvers import dop853_core as core  # noqa: E402
-from nsfric.solvers import dop853_numba as dn  # noqa: E402
+from nsfric.solvers import dop853_core as core
+from nsfric.solvers import dop853_numba as dn
 
 CASES = [("dry-oscillator", None, {}), ("sliding-plates", "c-sds", {}), ("sliding-plates", "d-sds", {}),
          ("slope-block", "coulomb", {"t_end": 0.05})]
@@ -83,7 +83,7 @@ def test_crossing_inside_a_step():
     is found, at the same time as on SciPy's stepper: the pre-screen must hand the step
     to the exact search."""
     case = nsfric.get_case("dry-oscillator")
-    kw = dict(rtol=1e-3, atol=1e-3, n_check=2)
+    kw = {"rtol": 1e-3, "atol": 1e-3, "n_check": 2}
     ref = case.reference_solution(method="DOP853", **kw)
     got = case.reference_solution(method="dop853-numba", **kw)
     assert len(got.events) == len(ref.events) >= 2
@@ -130,6 +130,19 @@ def test_fallback_when_a_mode_does_not_compile(monkeypatch):
         sol = case.reference_solution(method=method)
         assert sol.tolerances["method"] == "DOP853"
         assert np.array_equal(sol.y, ref.y) and sol.stats == ref.stats
+
+
+def test_fallback_when_numba_refuses_the_generated_code(monkeypatch):
+    """Generated code numba cannot type (here ``object()``) makes the mode not compilable:
+    the solve runs on SciPy's DOP853, once tried per process and mode."""
+    case = nsfric.get_case("dry-oscillator")
+    ref = case.reference_solution(method="DOP853")
+    monkeypatch.setattr(dn, "_MODULES", {})
+    real = dn._function
+    monkeypatch.setattr(dn, "_function", lambda spec, name: real(spec, name).replace("return (", "return (object(), "))
+    sol = case.reference_solution()
+    assert sol.tolerances["method"] == "DOP853" and np.array_equal(sol.y, ref.y)
+    assert dn._MODULES and all(isinstance(v[1], dn.NotCompilable) for v in dn._MODULES.values())
 
 
 def test_untranslatable_source_is_not_compilable():

@@ -1,22 +1,24 @@
 """The compiled DOP853 stepper of the Filippov solver (``method="dop853-numba"``).
 
 One mode's segment runs inside numba-compiled code: SciPy's DOP853 replicated
-operation by operation (:mod:`~nsfric.solvers.dop853_core`), steps until ``t_end`` or
+operation by operation (:mod:`~nsfric.solvers.dop853_core`), stepping until ``t_end`` or
 until a step's guard samples cannot exclude a crossing.  That step goes back to Python,
 where the same guard search as on SciPy's stepper
-(:func:`~nsfric.solvers.guard_search.first_crossing`) decides on SciPy's own dense
-output of the step; without a crossing the compiled stepping resumes where it stopped.
-So the steps, the events and the numbers are SciPy DOP853's (to round-off: the
-matrix products are BLAS calls on both sides).
+(:func:`~nsfric.solvers.guard_search.first_crossing`) decides on the step's dense output
+(:class:`StepDense`: SciPy's formula, the same numbers); without a crossing the
+compiled stepping resumes where it stopped.  So the steps, the events and the numbers
+are SciPy DOP853's (bit for bit where BLAS sums as NumPy's does: tested).
 
-The compiled code is generated per mode: the source of the core, then the mode's
-right-hand side, guards and guard rates -- the very source code generation produced
+The core is compiled once per machine (numba ``cache=True``).  A mode's right-hand
+side, guards and guard rates -- the very source code generation produced
 (:func:`~nsfric.symbolic.codegen.generate`, or restored by
 :class:`~nsfric.symbolic.frozen.FrozenModel` from the disk cache), with the returned
-list made a tuple -- written to the user cache directory
-(:func:`~nsfric.symbolic.generated.load_source`) and compiled with ``cache=True``, so a
-later process loads the machine code.  A mode whose functions numba cannot compile
-(or no numba) raises :class:`NotCompilable`; ``method="auto"`` then uses SciPy's DOP853.
+list made a tuple -- go into a generated module of the user cache directory
+(:func:`~nsfric.symbolic.generated.load_source`), compiled with ``cache=True`` as
+functions of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE` and handed to the core
+as function pointers (:class:`_Address`).  A mode whose functions numba cannot compile
+raises :class:`NotCompilable`, and importing this module without numba ImportError;
+the Filippov solver then uses SciPy's DOP853.
 """
 from __future__ import annotations
 
@@ -24,16 +26,15 @@ import ast
 import inspect
 
 import numpy as np
+from numba.core.types.function_type import WrapperAddressProtocol  # no numba: ImportError
+from numba.core.typing.typeof import typeof_impl
+from numba.experimental.function_type import _get_wrapper_address
 from scipy.integrate._ivp.common import validate_tol
 
 from ..symbolic.frozen import namespace_recipe
 from ..symbolic.generated import load_source, remembered_once
-from . import dop853_core as core  # imports numba (ImportError: SciPy's DOP853 is used)
-from numba.core.types.function_type import WrapperAddressProtocol
-from numba.core.typing.typeof import typeof_impl
-from numba.experimental.function_type import _get_wrapper_address
+from . import dop853_core as core
 
-NAME = "dop853-numba"
 #: SciPy's message of a step-size underflow (``OdeSolver.TOO_SMALL_STEP``)
 TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
 #: steps of the compiled loop between returns to Python (the wall-time budget is
