@@ -197,7 +197,7 @@ def compiled_stepper(d, mode, n):
     compile: SciPy's DOP853 is used)."""
     try:
         from .dop853_numba import NotCompilable, stepper
-    except ImportError:
+    except Exception:  # no numba (ImportError), or its cached core failed to load
         return None
     try:
         return stepper(d, mode, n)
