@@ -7,7 +7,9 @@
 2. The dry-friction oscillator (Krengel & Matuttis §3: x0 = 2.1, t_end = 10) at EQUAL
    error against its closed form (the ``analytic`` solver), as work-precision curves:
 
-   * nsfric's exact ``filippov`` reference at several tolerances;
+   * nsfric's exact ``filippov`` reference at several tolerances, on its default stepper
+     (``method="auto"``: the compiled ``dop853-numba`` on this non-stiff case) and on
+     SciPy's DOP853 (``method="DOP853"``: the same steps in Python, the stepper before);
    * (a) a hand-written ``solve_ivp`` event loop (DOP853, terminal event on v = 0, the
      stick test ``|k x| <= mu F_N``, the sign of the friction chosen by hand);
    * (b) a tanh-regularised Coulomb law ``F = -mu F_N tanh(v/eps)`` on LSODA and on
@@ -36,6 +38,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import subprocess
 import sys
@@ -48,6 +51,8 @@ import nsfric
 from nsfric.symbolic.derive import DerivedModel, derive, param_vector
 
 CASE = "dry-oscillator"
+#: the checkout's root (stripped from the profile's file names)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(nsfric.__file__))) + os.sep
 FILIPPOV_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
 HAND_RTOL = (1e-4, 1e-6, 1e-8, 1e-10, 1e-12)
 TANH_EPS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
@@ -94,8 +99,14 @@ def setup():
     return case, prob, t, exact(t)[0]
 
 
-def filippov_runner(case, t, rtol):
-    return lambda: case.reference_solution(solver="filippov", rtol=rtol, atol=rtol * 1e-2)(t)[0]
+NSFRIC = "nsfric filippov"
+NSFRIC_SCIPY = "nsfric filippov, SciPy DOP853"
+#: nsfric's runners: name -> the filippov method
+NSFRIC_RUNNERS = {NSFRIC: "auto", NSFRIC_SCIPY: "DOP853"}
+
+
+def filippov_runner(case, t, rtol, method="auto"):
+    return lambda: case.reference_solution(solver="filippov", rtol=rtol, atol=rtol * 1e-2, method=method)(t)[0]
 
 
 def hand_loop_runner(prob, t, rtol):
@@ -153,7 +164,7 @@ def tanh_runner(prob, t, eps, method):
 def curves(repeat):
     """Work-precision points ``{name: [(error, warm time), ...]}`` of every runner."""
     case, prob, t, x_ref = setup()
-    runners = {"nsfric filippov": [(r, filippov_runner(case, t, r)) for r in FILIPPOV_RTOL],
+    runners = {**{name: [(r, filippov_runner(case, t, r, m)) for r in FILIPPOV_RTOL] for name, m in NSFRIC_RUNNERS.items()},
                "hand-written event loop": [(r, hand_loop_runner(prob, t, r)) for r in HAND_RTOL],
                "tanh law on LSODA": [(e, tanh_runner(prob, t, e, "LSODA")) for e in TANH_EPS],
                "tanh law on Radau": [(e, tanh_runner(prob, t, e, "Radau")) for e in TANH_EPS]}
@@ -175,7 +186,7 @@ sys.path.insert(0, {here!r})
 import run as B
 case, prob, t, x_ref = B.setup()
 which, knob = sys.argv[1], float(sys.argv[2])
-make = {{"nsfric filippov": lambda: B.filippov_runner(B.nsfric.get_case(B.CASE), t, knob),
+make = {{**{{n: (lambda m=m: B.filippov_runner(B.nsfric.get_case(B.CASE), t, knob, m)) for n, m in B.NSFRIC_RUNNERS.items()}},
         "hand-written event loop": lambda: B.hand_loop_runner(prob, t, knob),
         "tanh law on LSODA": lambda: B.tanh_runner(prob, t, knob, "LSODA"),
         "tanh law on Radau": lambda: B.tanh_runner(prob, t, knob, "Radau")}}[which]
@@ -186,7 +197,6 @@ t0 = time.perf_counter(); make()(); print(json.dumps(time.perf_counter() - t0))
 def cold_time(which, knob):
     """First call in a fresh process (imports and the analytic closed form excluded;
     nsfric's symbolic derivation and code generation included)."""
-    import os
     here = os.path.dirname(os.path.abspath(__file__))
     out = subprocess.run([sys.executable, "-c", COLD_SNIPPET.format(here=here), which, repr(knob)],
                          capture_output=True, text=True, check=True)
@@ -205,11 +215,11 @@ def time_at(points, err):
     return float(np.exp(np.interp(le, e, tt)))
 
 
-def ratios(data):
+def ratios(data, runner=NSFRIC):
     rows = []
-    for p in data["nsfric filippov"]:
-        row = {"rtol": p["knob"], "error": p["error"], "time": p["time"]}
-        for name in ("hand-written event loop", "tanh law on LSODA", "tanh law on Radau"):
+    for p in data[runner]:
+        row = {"rtol": p["knob"], "error": p["error"], "time": p["time"], "runner": runner}
+        for name in ("hand-written event loop", "tanh law on LSODA", "tanh law on Radau", NSFRIC_SCIPY):
             tb = time_at(data[name], p["error"])
             row[name] = None if tb is None else p["time"] / tb
         rows.append(row)
@@ -221,10 +231,10 @@ def reverse_ratios(data):
     the baseline's time (covers the errors only the baselines' knobs hit)."""
     rows = []
     for name, pts in data.items():
-        if name == "nsfric filippov":
+        if name in NSFRIC_RUNNERS:
             continue
         for p in pts:
-            tn = time_at(data["nsfric filippov"], p["error"])
+            tn = time_at(data[NSFRIC], p["error"])
             rows.append({"baseline": name, "knob": p["knob"], "error": p["error"], "time": p["time"],
                          "ratio": None if tn is None else tn / p["time"]})
     return rows
@@ -245,7 +255,7 @@ def profile(top):
     for (file, line, fn), (_, nc, tt, ct, _) in items:
         if fn in ("<module>", "<lambda>") and "nsfric" not in file:
             continue
-        short = file.split("site-packages/")[-1].split("w2-perf/")[-1]
+        short = file.split("site-packages/")[-1].replace(ROOT, "")
         rows.append((f"{short}:{line}({fn})", nc // 20, ct / total))
         if len(rows) >= top:
             break
@@ -271,12 +281,15 @@ def report(rhs, data, cold, rows, reverse, prof, label):
             lines.append(f"| {name} | {p['knob']:g} | {p['error']:.1e} | {1e3 * p['time']:.2f} | "
                          f"{fmt(None if c is None else 1e3 * c, '.1f')} |")
     lines += ["", "## Ratios at equal error (nsfric filippov time / baseline time)", "",
-              "| nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | / tanh Radau |",
-              "|---|---|---|---|---|---|"]
+              "nsfric on its default stepper (the compiled `dop853-numba`) and on SciPy's DOP853",
+              "(`method=\"DOP853\"`, the stepper before); the last column is default / SciPy.", "",
+              ("| nsfric stepper | nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | "
+               "/ tanh Radau | / on SciPy's DOP853 |"), "|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
+        stepper = "default" if r["runner"] == NSFRIC else "SciPy DOP853"
+        lines.append(f"| {stepper} | {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
                      f"{fmt(r['hand-written event loop'], '.2f')} | {fmt(r['tanh law on LSODA'], '.2f')} | "
-                     f"{fmt(r['tanh law on Radau'], '.2f')} |")
+                     f"{fmt(r['tanh law on Radau'], '.2f')} | {fmt(r[NSFRIC_SCIPY], '.2f')} |")
     lines += ["", "## Ratios at each baseline point (nsfric time at the baseline's error / baseline time)", "",
               "| baseline | knob | error | baseline [ms] | nsfric / baseline |", "|---|---|---|---|---|"]
     lines += [f"| {r['baseline']} | {r['knob']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
@@ -294,6 +307,8 @@ def main(argv=None):
     ap.add_argument("--out", default=None, help="write the markdown table (and a .json beside it)")
     ap.add_argument("--label", default="this checkout")
     ap.add_argument("--members", type=int, default=10_000, help="contacts of the batched-scheme benchmark")
+    ap.add_argument("--no-extras", action="store_true",
+                    help="only sections 1-3 (no batched schemes, no start-up: their own result files)")
     args = ap.parse_args(argv)
     n = 2 if args.quick else args.repeat
     rhs = bench_rhs(2000 if args.quick else 20000, 3 if args.quick else 5)
@@ -303,10 +318,13 @@ def main(argv=None):
         for name, pts in data.items():
             for p in pts[::max(1, len(pts) - 1)]:  # the loosest and the tightest point
                 cold[(name, p["knob"])] = cold_time(name, p["knob"])
-    rows = ratios(data)
+    rows = ratios(data) + ratios(data, NSFRIC_SCIPY)
     prof = profile(12)
     reverse = reverse_ratios(data)
     text = report(rhs, data, cold, rows, reverse, prof, args.label)
+    res = start = None
+    if args.no_extras:
+        return _write(text, args, data, rows, reverse, cold, res, start)
     import batch  # the batched schemes against hand-written loops over contacts (benchmarks/batch.py)
 
     res = batch.bench(200 if args.quick else args.members, 1 if args.quick else min(args.repeat, 5),
@@ -316,6 +334,10 @@ def main(argv=None):
 
     start = startup.bench(1 if args.quick else 7)
     text += "\n" + startup.report(start)
+    return _write(text, args, data, rows, reverse, cold, res, start)
+
+
+def _write(text, args, data, rows, reverse, cold, res, start):
     print(text)
     if args.out:
         with open(args.out, "w") as fh:

@@ -186,8 +186,8 @@ def test_generated_source_cache_survives_a_corrupt_file(tmp_path, monkeypatch):
     path = mod.__file__
     with open(path, "w") as fh:
         fh.write("VALUE = 'corrupt'\n")
-    from nsfric.symbolic import kernel
-    kernel._MODULES.clear()
+    from nsfric.symbolic import generated
+    generated._MODULES.clear()
     assert load_source(src, "cachetest").VALUE == 42
     assert open(path).read() == src
 

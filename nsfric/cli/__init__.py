@@ -192,8 +192,9 @@ def build_parser():
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--samples", type=_count("--samples"), default=1001)
-    s.add_argument("--method", choices=["auto", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
-                   help="solve_ivp stepper of the filippov solver (default auto: LSODA on stiff modes, DOP853 otherwise)")
+    s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
+                   help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
+                        "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
     s.add_argument("--max-events", type=_count("--max-events", 1), metavar="N",
                    help="event budget of the mode loop (default 10000)")
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",

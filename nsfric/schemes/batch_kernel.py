@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..symbolic.generated import remembered_once
 from ..symbolic.kernel import block_lines, identifier, load_source, source_key
 from .codecache import store
 from .field import _compiled
@@ -241,18 +242,7 @@ def kernel(model, scheme):
 
 def remembered(cache, key, model, build):
     """``build()`` once per process and ``key`` of ``model`` (its Untraceable too: tried once)."""
-    hit = cache.get(key)
-    if hit is not None and hit[0] is model:
-        if isinstance(hit[1], Untraceable):
-            raise hit[1]
-        return hit[1]
-    try:
-        out = build()
-    except Untraceable as e:
-        cache[key] = (model, e)
-        raise
-    cache[key] = (model, out)
-    return out
+    return remembered_once(cache, key, model, build, Untraceable)
 
 
 def check_powers(model, exprs):

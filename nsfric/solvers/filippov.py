@@ -17,6 +17,8 @@ accumulating ones (event budget, Zeno window, no-progress guard) with
 """
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
 
@@ -26,7 +28,14 @@ from .guard_search import first_crossing
 from .switching import ModeLogic
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
+#: the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`): SciPy's steps in numba
+COMPILED = "dop853-numba"
 IMPLICIT = {"Radau", "BDF", "LSODA"}
+#: ``method="auto"`` runs a non-stiff mode on :data:`COMPILED` once numba is loaded in the
+#: process, or once the solve has taken this many SciPy steps: importing numba and loading
+#: the cached stepper costs about 0.4 s CPU, the time of some 5000 SciPy DOP853 steps, so a
+#: short solve in a fresh process keeps SciPy's start-up (the same numbers either way)
+AUTO_COMPILE_STEPS = 5000
 #: ``method="auto"``: the stepper of a stiff mode, and the threshold on the stiffness
 #: index (:func:`stiffness_index`) above which a mode counts as stiff
 STIFF_METHOD = "LSODA"
@@ -61,7 +70,8 @@ def stiffness_index(f, y0, p, t0, t_end) -> float:
 
 def choose_method(f, y0, p, t0, t_end) -> str:
     """``method="auto"``: :data:`STIFF_METHOD` where :func:`stiffness_index` of the
-    mode's right-hand side ``f`` exceeds :data:`STIFF_INDEX`, DOP853 otherwise."""
+    mode's right-hand side ``f`` exceeds :data:`STIFF_INDEX`, DOP853 otherwise (the
+    compiled one, :data:`COMPILED`, where the mode compiles: decided by the caller)."""
     return STIFF_METHOD if stiffness_index(f, y0, p, t0, t_end) > STIFF_INDEX else "DOP853"
 
 
@@ -70,7 +80,9 @@ class FilippovSolver(ReferenceSolver):
     """Event-driven Filippov reference solver (see module docstring).
 
     Options: ``method`` (default ``"auto"``: per segment, LSODA where the mode is stiff
-    by :func:`stiffness_index`, DOP853 otherwise; or one of :data:`METHODS`), ``n_check`` (guard samples per step,
+    by :func:`stiffness_index`, else the compiled DOP853 ``"dop853-numba"`` where numba
+    compiles the mode's functions and pays (:data:`AUTO_COMPILE_STEPS`), else SciPy's DOP853; or ``"dop853-numba"`` (SciPy's
+    DOP853 where the mode does not compile) or one of :data:`METHODS`), ``n_check`` (guard samples per step,
     default 8), and the mode-loop options ``max_events`` (default 10000) and
     ``zeno_window`` (default 50 events) of every reference solver.
     """
@@ -81,8 +93,8 @@ class FilippovSolver(ReferenceSolver):
 
     def _solve(self, problem, t_eval=None):
         method = self.options.get("method", "auto")
-        if method != "auto" and method not in METHODS:
-            raise ValueError(f"method must be 'auto' or one of {sorted(METHODS)}, got {method!r}")
+        if method not in ("auto", COMPILED) and method not in METHODS:
+            raise ValueError(f"method must be 'auto', {COMPILED!r} or one of {sorted(METHODS)}, got {method!r}")
         n_check = int(self.options.get("n_check", 8))
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
@@ -103,6 +115,15 @@ class FilippovSolver(ReferenceSolver):
         fun = lambda t, y: f(y, p)
         if method == "auto":
             method = choose_method(f, y0, p, t0, t_end)
+            if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS):
+                method = COMPILED
+        if method == COMPILED:
+            mod = compiled_stepper(d, mode, len(y0))
+            if mod is not None:
+                if method not in used:
+                    used.append(method)
+                return self._compiled_segment(mod, d, p, mode, t0, y0, t_end, n_check, stats)
+            method = "DOP853"
         if method not in used:
             used.append(method)
         kw = {}
@@ -144,3 +165,49 @@ class FilippovSolver(ReferenceSolver):
         t1 = ts[-1]
         y1 = sol(t1)
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
+
+    def _compiled_segment(self, mod, d, p, mode, t0, y0, t_end, n_check, stats):
+        """:meth:`_segment` on the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`):
+        the same steps, the same guard search on each flagged step."""
+        from .dop853_numba import DenseSteps, integrate
+
+        guards, gfun = d.guards(mode)
+        rfun = d.guard_rates(mode)
+        found = []
+
+        def inspect(k, dense, at_start):
+            hit = first_crossing(gfun, rfun, p, dense, dense.t_old, dense.t, n_check, at_start=at_start)
+            if hit is not None:
+                found.append(hit)
+            return hit is not None
+
+        T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect, self.budget)
+        stats["nsteps"] += k
+        stats["nfev"] += nfev
+        ts = np.concatenate([[t0], T[:, 1]])
+        hit = None
+        if found:
+            t_hit, i = found[0]
+            hit = guards[i]
+            if t_hit > T[-1, 0]:  # a root at the step's start ends the previous step
+                ts[-1] = t_hit
+            else:
+                ts, T, YO, FF = ts[:-1], T[:-1], YO[:-1], FF[:-1]
+        if len(T) == 0:
+            return Segment(mode, t0, t0, None, y0.copy(), y0.copy()), hit
+        sol = DenseSteps(ts, T[:, 0], T[:, 1] - T[:, 0], YO, FF)
+        t1 = ts[-1]
+        return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), sol(t1)), hit
+
+
+def compiled_stepper(d, mode, n):
+    """The compiled DOP853 module of ``mode``, or None (no numba, or its functions do not
+    compile: SciPy's DOP853 is used)."""
+    try:
+        from .dop853_numba import NotCompilable, stepper
+    except Exception:  # no numba (ImportError), or its cached core failed to load
+        return None
+    try:
+        return stepper(d, mode, n)
+    except NotCompilable:
+        return None

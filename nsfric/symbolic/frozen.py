@@ -110,6 +110,7 @@ def compile_function(spec: dict):
     raw = ns[spec["name"]]
     if not isinstance(raw, types.FunctionType):
         raise ValueError(f"{spec['name']!r} is not a function")
+    raw.spec = spec  # its source, for compiled callers (nsfric.solvers.dop853_numba)
     return raw
 
 

@@ -8,34 +8,18 @@ expressions as small scalar functions the loop calls (and the compiler inlines):
 compiled loop performs the same floating-point operations in the same order.  Nothing
 is restated by hand: every line is printed from the derived expressions.
 
-:func:`load_source` writes a generated module to the user cache directory
-(``$NSFRIC_CACHE_DIR``, else ``$XDG_CACHE_HOME/nsfric``, else ``~/.cache/nsfric``) under
-the hash of its text and imports it, so numba's ``cache=True`` (which keys compiled
-code by the source file) lets a second process skip compilation.  Writes are atomic
-(a temporary file renamed into place), so concurrent writers are safe, and a file
-whose text does not match its hash is rewritten, never trusted.
+:func:`load_source` (:mod:`nsfric.symbolic.generated`, re-exported here) imports a
+generated module from the user cache directory, so numba's ``cache=True`` works.
 """
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import os
-import sys
-import tempfile
-
 import keyword
+
+from .generated import cache_dir, load_source  # noqa: F401  (re-exported)
 
 #: bump when the generated code's shape changes (part of every key)
 VERSION = "2"
-
-
-def cache_dir() -> str:
-    """The directory of generated kernels (created on first use)."""
-    from ..io import cache_dir as user_cache
-
-    path = user_cache("kernels")
-    os.makedirs(path, exist_ok=True)
-    return path
 
 
 def _printer():
@@ -106,33 +90,3 @@ def source_key(*parts) -> str:
     """A content hash of ``parts`` (their ``repr``) and :data:`VERSION`."""
     text = repr((VERSION,) + parts)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
-
-
-_MODULES: dict = {}
-
-
-def load_source(source: str, stem: str = "kernel"):
-    """Import the generated module ``source`` from the cache directory (see module
-    docstring); one import per process and text."""
-    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
-    name = f"nsfric_{stem}_{digest}"
-    mod = _MODULES.get(name)
-    if mod is not None:
-        return mod
-    path = os.path.join(cache_dir(), name + ".py")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            ok = fh.read() == source
-    except (OSError, UnicodeDecodeError):
-        ok = False
-    if not ok:  # missing or corrupt: (re)write atomically
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(source)
-        os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[name] = mod
-    spec.loader.exec_module(mod)
-    _MODULES[name] = mod
-    return mod

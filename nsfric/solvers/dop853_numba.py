@@ -1,0 +1,290 @@
+"""The compiled DOP853 stepper of the Filippov solver (``method="dop853-numba"``).
+
+One mode's segment runs inside numba-compiled code: SciPy's DOP853 replicated
+operation by operation (:mod:`~nsfric.solvers.dop853_core`), stepping until ``t_end`` or
+until a step's guard samples cannot exclude a crossing.  That step goes back to Python,
+where the same guard search as on SciPy's stepper
+(:func:`~nsfric.solvers.guard_search.first_crossing`) decides on the step's dense output
+(:class:`StepDense`: SciPy's formula, the same numbers); without a crossing the
+compiled stepping resumes where it stopped.  So the steps, the events and the numbers
+are SciPy DOP853's (bit for bit where BLAS sums as NumPy's does: tested).
+
+The core is compiled once per machine (numba ``cache=True``).  A mode's right-hand
+side, guards and guard rates -- the very source code generation produced
+(:func:`~nsfric.symbolic.codegen.generate`, or restored by
+:class:`~nsfric.symbolic.frozen.FrozenModel` from the disk cache), with the returned
+list made a tuple -- go into a generated module of the user cache directory
+(:func:`~nsfric.symbolic.generated.load_source`), compiled with ``cache=True`` as
+functions of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE` and handed to the core
+as function pointers (:class:`_Address`).  A mode whose functions numba cannot compile
+raises :class:`NotCompilable`, and importing this module without numba ImportError;
+the Filippov solver then uses SciPy's DOP853.
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+
+import numpy as np
+from numba.core.types.function_type import WrapperAddressProtocol  # no numba: ImportError
+from numba.core.typing.typeof import typeof_impl
+from numba.experimental.function_type import _get_wrapper_address
+from scipy.integrate._ivp.common import validate_tol
+
+from ..symbolic.frozen import namespace_recipe
+from ..symbolic.generated import load_source, remembered_once
+from . import dop853_core as core
+
+#: SciPy's message of a step-size underflow (``OdeSolver.TOO_SMALL_STEP``)
+TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
+#: steps of the compiled loop between returns to Python (the wall-time budget is
+#: checked there); the step buffers start this long and double when full
+CHUNK = 256
+
+
+class NotCompilable(Exception):
+    """The mode's functions cannot be compiled (no numba, no source, numba refuses)."""
+
+
+def _spec(fn) -> dict:
+    """``{src, name, ns}`` of a generated function (restored or fresh)."""
+    raw = getattr(fn, "raw", None)
+    spec = getattr(raw, "spec", None)
+    if spec is not None:
+        return spec
+    try:
+        src = inspect.getsource(raw)
+    except (OSError, TypeError):
+        raise NotCompilable("no source") from None
+    ns = namespace_recipe(raw)
+    if ns is None:
+        raise NotCompilable("foreign globals")
+    return {"src": src, "name": raw.__name__, "ns": ns}
+
+
+def _function(spec: dict, name: str) -> str:
+    """The generated function renamed ``name``, its returned list made a tuple."""
+    tree = ast.parse(spec["src"])
+    fdefs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec["name"]]
+    if len(fdefs) != 1:
+        raise NotCompilable("unexpected source")
+    fdef = fdefs[0]
+    fdef.name = name
+    fdef.decorator_list = []
+    last = fdef.body[-1]
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.List)):
+        raise NotCompilable("the function does not return a list")
+    last.value = ast.Tuple(elts=last.value.elts, ctx=ast.Load())
+    return "@njit(cache=True)\n" + ast.unparse(fdef) + "\n"
+
+
+def _globals(specs) -> list:
+    """Import lines binding the generated functions' globals (one meaning per name)."""
+    seen = {}
+    for spec in specs:
+        for name, what in spec["ns"].items():
+            if seen.setdefault(name, tuple(what)) != tuple(what):
+                raise NotCompilable(f"global {name!r} differs between functions")
+    lines = []
+    for name, (kind, what) in sorted(seen.items()):
+        if kind == "const":
+            lines.append(f"{name} = {float(what)!r}")
+        elif kind == "module":
+            lines.append(f"import {what} as {name}")
+        elif kind == "builtins":
+            continue
+        else:
+            lines.append(f"from {kind} import {what} as {name}")
+    return lines
+
+
+def _field(kind: str, fname: str | None, n: int) -> str:
+    """``kind(y, p, out)`` of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE`,
+    calling the generated function ``fname`` (None: nothing)."""
+    lines = ["@njit(FIELD_SIGNATURE, cache=True)", f"def {kind}(y, p, out):"]
+    if fname is None:
+        lines.append("    pass")
+    else:
+        lines.append(f"    r = {fname}(y, p)")
+        lines += [f"    out[{i}] = r[{i}]" for i in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def module_source(f, gfun, rfun) -> str:
+    """The generated module of one mode: its right-hand side, guards and guard rates as
+    compiled functions ``rhs``, ``guards``, ``rates`` (see module docstring)."""
+    parts = ["# nsfric compiled DOP853 stepper: one mode's functions", "from numba import njit",
+             "from nsfric.solvers.dop853_core import FIELD_SIGNATURE"]
+    specs, fns = [], []
+    for kind, fn in (("rhs", f), ("guards", gfun), ("rates", rfun)):
+        if fn is None:
+            fns.append((kind, None, 0))
+            continue
+        spec = _spec(fn)
+        specs.append(spec)
+        fns.append((kind, f"_{kind}_fn", int(fn.n)))
+    parts += _globals(specs)
+    parts += [_function(spec, fname) for (_, fname, _), spec in zip([x for x in fns if x[1]], specs)]
+    parts += [_field(kind, fname, n) for kind, fname, n in fns]
+    return "\n\n".join(parts)
+
+
+class _Address(WrapperAddressProtocol):
+    """A compiled mode function as a first-class function value, its address looked up
+    once (numba looks a dispatcher's up again on every call from Python)."""
+
+    def __init__(self, dispatcher):
+        self.addr = _get_wrapper_address(dispatcher, core.FIELD_SIGNATURE)
+
+    def __wrapper_address__(self):
+        return self.addr
+
+    def signature(self):
+        return core.FIELD_SIGNATURE
+
+
+@typeof_impl.register(_Address)
+def _typeof_address(val, c):
+    return core.FIELD  # the type made once (numba builds a new one per call otherwise)
+
+
+_MODULES: dict = {}
+
+
+def stepper(d, mode: str, n: int):
+    """The compiled module of ``mode`` of the derived model ``d`` with ``n`` states (built
+    once per process and mode; numba's disk cache across processes).  Raises
+    :class:`NotCompilable`."""
+    return remembered_once(_MODULES, (id(d), mode), d, lambda: _build(d, mode, n), NotCompilable)
+
+
+def _build(d, mode, n):
+    try:
+        f = d.rhs(mode)
+        guards, gfun = d.guards(mode)
+        rfun = d.guard_rates(mode) if gfun is not None else None
+        n_guards = len(guards) if gfun is not None else 0
+        if gfun is not None and rfun is None:
+            raise NotCompilable("guards without rates")
+        mod = load_source(module_source(f, gfun, rfun), "dop853")
+        mod.n_guards = n_guards
+        mod.fields = tuple(_Address(getattr(mod, k)) for k in ("rhs", "guards", "rates"))
+        _warm(mod, n)
+    except NotCompilable:
+        raise
+    except Exception as e:  # numba's typing and lowering errors
+        raise NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from e
+    return mod
+
+
+def _warm(mod, n):
+    """Compile ``run`` now (a zero-length call), so typing errors surface here."""
+    y = np.zeros(n)
+    core.run(*mod.fields, np.array([0.0, 1.0]), y, y.copy(), 1.0, 1e-6, 1e-8, np.zeros(1), 0, mod.n_guards, True,
+             np.empty((0, 2)), np.empty((0, n)), np.empty((0, 7, n)), np.zeros(2, dtype=np.int64), 0)
+
+
+def _horner(F, x, i):
+    """Component ``i`` of ``Dop853DenseOutput``'s sum at ``x`` (coefficients ``F``)."""
+    v = 0.0
+    m = len(F)
+    for j in range(m):
+        v += F[m - 1 - j][i]
+        v *= x if j % 2 == 0 else 1 - x
+    return v
+
+
+class StepDense:
+    """The dense output of one DOP853 step: ``scipy.integrate._ivp.rk.Dop853DenseOutput``
+    operation by operation (the same numbers), with a fast path for one time (the guard
+    search's root and maximum finders call it with scalars)."""
+
+    def __init__(self, t_old, t, y_old, F):
+        self.t_old, self.t, self.h = t_old, t, t - t_old
+        self.y_old, self.F = y_old, F
+        self._F, self._y = F.tolist(), y_old.tolist()
+
+    def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        if t.ndim == 0:
+            x = float((t - self.t_old) / self.h)
+            return np.array([_horner(self._F, x, i) + yi for i, yi in enumerate(self._y)])
+        x = ((t - self.t_old) / self.h)[:, None]
+        y = np.zeros((len(x), len(self.y_old)))
+        for i, f in enumerate(reversed(self.F)):
+            y += f
+            if i % 2 == 0:
+                y *= x
+            else:
+                y *= 1 - x
+        y += self.y_old
+        return y.T
+
+
+class DenseSteps:
+    """Dense output of a run of DOP853 steps, as :class:`scipy.integrate.OdeSolution`
+    (the step on the left at a breakpoint) with each step's
+    ``Dop853DenseOutput`` formula, vectorised over ``t``."""
+
+    def __init__(self, ts, t_old, h, y_old, F):
+        self.ts = np.asarray(ts, dtype=float)
+        self.t_old, self.h, self.y_old, self.F = t_old, h, y_old, F
+        self.n_segments = len(t_old)
+
+    def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        flat = np.atleast_1d(t)
+        seg = np.clip(np.searchsorted(self.ts, flat, side="left") - 1, 0, self.n_segments - 1)
+        x = ((flat - self.t_old[seg]) / self.h[seg])[:, None]
+        F = self.F[seg]  # (m, 7, n)
+        y = np.zeros((len(flat), self.y_old.shape[1]))
+        for i in range(F.shape[1]):
+            y += F[:, F.shape[1] - 1 - i]
+            if i % 2 == 0:
+                y *= x
+            else:
+                y *= 1 - x
+        y += self.y_old[seg]
+        return y.T if t.ndim else y[0]
+
+
+def step_dense(T, YO, FF, k):
+    """The dense output of stored step ``k``."""
+    return StepDense(T[k, 0], T[k, 1], YO[k], FF[k])
+
+
+def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=None):
+    """Run one mode from ``(t0, y0)``: ``(T, YO, FF, n_steps, nfev)``, the steps (``T[k] =
+    (t_old, t_new)``, y_old, dense coefficients) up to ``t_end`` or up to the step where
+    ``inspect_step(k, dense, at_start)`` (the exact guard search) returned something.
+
+    Raises RuntimeError with SciPy's message on a step-size underflow.
+    """
+    y = np.array(y0, dtype=float)
+    n = y.size
+    rtol, atol = validate_tol(rtol, atol, n)  # SciPy's warning and floor on rtol
+    p = np.asarray(p, dtype=float)
+    f = np.empty(n)
+    mod.rhs(y, p, f)
+    h_abs = core.initial_step(mod.fields[0], t0, y, f, t_end, rtol, float(atol), p)
+    state = np.array([t0, h_abs])
+    T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
+    counts = np.array([0, 2], dtype=np.int64)
+    while True:
+        status = core.run(*mod.fields, state, y, f, t_end, rtol, float(atol), p, n_check, mod.n_guards,
+                          counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK)
+        if budget is not None:
+            budget.check(state[0])
+        if status == core.TOO_SMALL:
+            raise RuntimeError(TOO_SMALL_STEP)
+        if status == core.INSPECT:
+            k = int(counts[0]) - 1
+            if inspect_step(k, step_dense(T, YO, FF, k), k == 0):
+                break
+        elif status == core.FULL:
+            if counts[0] == len(T):
+                T, YO, FF = (np.concatenate([a, np.empty_like(a)]) for a in (T, YO, FF))
+        else:
+            break
+    k = int(counts[0])
+    return T[:k], YO[:k], FF[:k], k, int(counts[1])
