@@ -18,7 +18,10 @@ expressions -- no force law is written here:
   c_t)`` (the relative tangential acceleration under every other force, ``m_eff,tan``
   of eq 21): in the band it cancels that acceleration (eq 14).  The stuck contacts are
   equilibrated one after the other (Gauss-Seidel, :data:`SWEEPS` passes from zero, no
-  matrix: K-M §5); the others carry ``-+mu F_n`` (:func:`~nsfric.symbolic.km_heap.coulomb_expressions`).
+  matrix: K-M §5), the largest normal force first: where their rows of ``J_t`` nearly
+  coincide (the block's two corners) the first takes the whole force, so the one with the
+  largest Coulomb bound ``mu F_n`` holds it (uphill first, the lighter corner would be
+  driven to its bound and flicker between stick and slip); the others carry ``-+mu F_n`` (:func:`~nsfric.symbolic.km_heap.coulomb_expressions`).
   For one contact, eqs 15-17's ``lam`` is exactly eq 13's (:mod:`nsfric.schemes.delta`);
 * **Cundall-Strack per contact** (:meth:`CornerForces.springs`): each closed contact's
   spring law (:func:`~nsfric.symbolic.km_heap.spring_slider_expressions` of the model's
@@ -104,8 +107,9 @@ class CornerForces:
             F_t[k] = F_I if v_t[k] > 0 else F_II
             f = f + c["J_t"][k] * F_t[k]
         meff = self._meff(u, self.p)
-        for _ in range(SWEEPS if on.any() else 0):
-            for k in np.nonzero(on)[0]:
+        order = sorted(np.nonzero(on)[0], key=lambda k: -F_n[k])  # the strongest bound first
+        for _ in range(SWEEPS if order else 0):
+            for k in order:
                 f, F_t[k], lam[k] = self._constrain(f, c, k, F_t[k], F_n[k], meff[k])
         brake = np.zeros(K)
         for k in np.nonzero(closed)[0]:  # whether a sliding contact may enter sticking
