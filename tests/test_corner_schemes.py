@@ -153,3 +153,22 @@ def test_bad_input():
         run("coulomb-edges", t_end=0.001)
     with pytest.raises(ValueError, match="stages"):
         nsfric.simulate(CASE, law=LAW, scheme="delta-heun", dt=1e-5, t_end=0.001, stages=True)
+
+
+def test_per_corner_drift_table():
+    """The per-corner Fig 4 rows (nsfric.cases.slope_block_corners): phase 0 is the plain
+    run from t = 0 (nsfric.simulate's drift), both corners stuck in the window, every
+    phase's drift within O(dt), the ratios to delta-Heun."""
+    from nsfric.cases.slope_block_corners import COLUMNS, corner_drift_rows
+
+    window, dt = (0.01, 0.02), 2e-5
+    rows = corner_drift_rows(CASE, dts=(dt,), window=window, n_phases=2)
+    assert [r["scheme"] for r in rows] == list(DELTA)
+    assert all(set(COLUMNS) <= set(r) for r in rows)
+    for r in rows:
+        sol = run(scheme=r["scheme"], dt=dt, t_end=window[1], alpha=15.0)
+        x = col(sol, "x")
+        assert r["drift"] == x[-1] - x[int(np.argmin(np.abs(sol.t - window[0])))]
+        assert r["both_stuck"]
+        assert r["min_abs"] <= r["mean_abs"] <= r["max_abs"] < (window[1] - window[0]) * dt * 20.0
+        assert r["ratio_to_heun"] == pytest.approx(r["mean_abs"] / rows[0]["mean_abs"])
