@@ -172,3 +172,26 @@ def test_per_corner_drift_table():
         assert r["both_stuck"]
         assert r["min_abs"] <= r["mean_abs"] <= r["max_abs"] < (window[1] - window[0]) * dt * 20.0
         assert r["ratio_to_heun"] == pytest.approx(r["mean_abs"] / rows[0]["mean_abs"])
+
+
+def test_cli_simulates_the_per_corner_laws(tmp_path):
+    """``nsfric simulate`` runs both per-corner laws (the spring law is one of the case's
+    ``scheme_laws``, listed by ``nsfric list``) and refuses an unknown one."""
+    import subprocess
+    import sys
+
+    for law, scheme in (("coulomb-corners", "delta-bdf2"), ("cundall-strack-corners", "heun")):
+        out = tmp_path / f"{law}.csv"
+        r = subprocess.run([sys.executable, "-m", "nsfric.cli", "simulate", "slope-block-rotating", "--law", law,
+                            "--scheme", scheme, "--dt", "1e-5", "--t-end", "0.002", "--out", str(out)],
+                           capture_output=True, text=True, timeout=600)
+        assert r.returncode == 0, r.stderr
+        header = out.read_text().splitlines()[0].split(",")
+        assert {"F_t_1", "F_t_2", "mode"} <= set(header)
+        assert ("xi_t_1" in header) == (law != "coulomb-corners")
+    r = subprocess.run([sys.executable, "-m", "nsfric.cli", "list"], capture_output=True, text=True, timeout=300)
+    assert "schemes only: cundall-strack-corners, cundall-strack-viscous-corners" in r.stdout
+    r = subprocess.run([sys.executable, "-m", "nsfric.cli", "simulate", "slope-block-rotating", "--law",
+                        "cundall-strack-edges", "--scheme", "heun", "--dt", "1e-5", "--out", str(tmp_path / "x.csv")],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode != 0 and "unknown law 'cundall-strack-edges'" in r.stderr

@@ -22,7 +22,7 @@ its extra parameters ``h0``, ``theta0``, ``omega0`` drop, tilt and spin the bloc
 delta schemes run on it per corner, :mod:`nsfric.schemes.corners`);
 ``cundall-strack-corners`` and ``cundall-strack-viscous-corners`` give each corner of
 that model its own Cundall-Strack spring (half of ``k_t`` and ``gamma_t``, bound
-``mu F_n,i``, reset on lift-off; discrete schemes only, not listed in ``laws``).  The parameters are the translating block's; ``D = 0`` switches the
+``mu F_n,i``, reset on lift-off; discrete schemes only: ``scheme_laws``).  The parameters are the translating block's; ``D = 0`` switches the
 normal damping off alone, ``gt_ratio = 0`` the tangential damping alone and
 ``damping = 0`` both.  Figures (``nsfric run slope-block-rotating``):
 :mod:`nsfric.cases.slope_block_figures` with the rotating block.
@@ -44,13 +44,8 @@ class RotatingSlopeBlock(Case):
     laws = ("coulomb", "cundall-strack", "cundall-strack-viscous", "coulomb-corners")
     #: the law of the per-corner multi-contact model
     CORNERS = "coulomb-corners"
-    #: the per-corner spring laws: discrete schemes only (no exact reference), so they are
-    #: not among :attr:`laws` (whose references ``nsfric run`` writes) but accepted by
-    #: :meth:`check_law` (``nsfric.simulate``)
-    SPRING_CORNERS = tuple(SPRING_LAWS)
-
-    def check_law(self, law):
-        return law if law in self.SPRING_CORNERS else super().check_law(law)
+    #: the per-corner spring laws: discrete schemes only (no exact reference)
+    scheme_laws = tuple(SPRING_LAWS)
     default_law = "coulomb"
     t_end = 0.02
     unit = "s"
@@ -69,15 +64,15 @@ class RotatingSlopeBlock(Case):
 
     def default_solver_options(self, law: str, solver: str) -> dict:
         """:attr:`reference_atol` for every solver, except on the per-corner law."""
-        return {} if law in (self.CORNERS,) + self.SPRING_CORNERS else {"atol": self.reference_atol}
+        return {} if law in (self.CORNERS,) + self.scheme_laws else {"atol": self.reference_atol}
 
     def build(self, law: str):
-        if law == self.CORNERS or law in self.SPRING_CORNERS:
+        if law == self.CORNERS or law in self.scheme_laws:
             return block_corners(law)
         return systems.slope_block_rotating(law)
 
     def y0(self, law, values: dict):
-        if self.check_law(law) in (self.CORNERS,) + self.SPRING_CORNERS:
+        if self.check_law(law) in (self.CORNERS,) + self.scheme_laws:
             return self.model(law).initial_state(values)
         return super().y0(law, values)
 
