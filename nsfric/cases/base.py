@@ -110,6 +110,9 @@ class Case:
         Paper, section, equations and figures the case reproduces.
     laws : tuple of str
         The laws the case is built with; ``default_law`` is used when none is given.
+    scheme_laws : tuple of str
+        Further laws the discrete schemes run (``nsfric.simulate``) that have no exact
+        reference, so ``nsfric run`` writes none for them.
     t_end : float
         Default end time.
     unit, units : str, dict
@@ -121,6 +124,7 @@ class Case:
     name = "case"
     reference = ""
     laws: tuple = ()
+    scheme_laws: tuple = ()
     default_law = ""
     t_end = 10.0
     unit = "n.u."
@@ -145,7 +149,7 @@ class Case:
 
     def check_law(self, law: str | None) -> str:
         law = self.default_law if law is None else law
-        if law not in self.laws:
+        if law not in self.laws and law not in self.scheme_laws:
             raise ValueError(f"unknown law {law!r} for case {self.name!r}; choose one of {list(self.laws)}")
         return law
 

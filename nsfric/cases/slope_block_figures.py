@@ -8,7 +8,9 @@
   block at 15 deg, delta-approximated DAE friction (Heun) and Cundall-Strack (Heun),
   with and without damping, with the exact references;
 * ``fig3-slope-30deg.png`` / ``.csv``: the same at 30 deg (critical angle 31 deg), grip;
-* ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg);
+* ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg); the
+  rotating block also ``fig4-drift-dt-rotating-corners.csv``, the delta schemes with one
+  frictional contact per corner (:mod:`nsfric.cases.slope_block_corners`);
 * ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
   delta-Heun, delta-BDF2 and delta-BDF5;
 * ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude (the
@@ -236,6 +238,15 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                            dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, exact=exact, n_phases=n_phases))
     fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech), block)
     written += [stem + ".csv", save(fig, stem + ".png")]
+    if rot:  # Fig 4 with one frictional contact per corner (nsfric.schemes.corners)
+        from .slope_block_corners import COLUMNS, corner_drift_rows
+
+        rows_c = corner_drift_rows(case, window=w4, progress=progress)
+        path = stem + "-corners.csv"
+        write_csv_with_sidecar(path, _rows_columns(rows_c, COLUMNS),
+                               dict(meta0, figure=4, law="coulomb-corners", alpha=15.0, l=0.01, window=w4))
+        written.append(path)
+        summary["fig4_corners"] = {"window": w4, "rows": rows_c}
     rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
     stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",

@@ -18,7 +18,11 @@ per corner, each with its own exact static friction and eq 21's reduced mass, co
 that may lift off (:class:`~nsfric.symbolic.block_corners.BlockCorners`, solved by the
 multi-contact references: ``filippov`` hands it to the event-driven
 :class:`~nsfric.solvers.pile.PileSolver`, ``ida`` to :class:`~nsfric.solvers.pile_dae.PileIDA`;
-its extra parameters ``h0``, ``theta0``, ``omega0`` drop, tilt and spin the block).  The parameters are the translating block's; ``D = 0`` switches the
+its extra parameters ``h0``, ``theta0``, ``omega0`` drop, tilt and spin the block; the
+delta schemes run on it per corner, :mod:`nsfric.schemes.corners`);
+``cundall-strack-corners`` and ``cundall-strack-viscous-corners`` give each corner of
+that model its own Cundall-Strack spring (half of ``k_t`` and ``gamma_t``, bound
+``mu F_n,i``, reset on lift-off; discrete schemes only: ``scheme_laws``).  The parameters are the translating block's; ``D = 0`` switches the
 normal damping off alone, ``gt_ratio = 0`` the tangential damping alone and
 ``damping = 0`` both.  Figures (``nsfric run slope-block-rotating``):
 :mod:`nsfric.cases.slope_block_figures` with the rotating block.
@@ -26,7 +30,7 @@ normal damping off alone, ``gt_ratio = 0`` the tangential damping alone and
 from __future__ import annotations
 
 from ..symbolic import systems
-from ..symbolic.block_corners import block_corners
+from ..symbolic.block_corners import SPRING_LAWS, block_corners
 from .base import Case, register_case
 from .slope_block import SlopeBlock
 
@@ -40,6 +44,8 @@ class RotatingSlopeBlock(Case):
     laws = ("coulomb", "cundall-strack", "cundall-strack-viscous", "coulomb-corners")
     #: the law of the per-corner multi-contact model
     CORNERS = "coulomb-corners"
+    #: the per-corner spring laws: discrete schemes only (no exact reference)
+    scheme_laws = tuple(SPRING_LAWS)
     default_law = "coulomb"
     t_end = 0.02
     unit = "s"
@@ -58,15 +64,15 @@ class RotatingSlopeBlock(Case):
 
     def default_solver_options(self, law: str, solver: str) -> dict:
         """:attr:`reference_atol` for every solver, except on the per-corner law."""
-        return {} if law == self.CORNERS else {"atol": self.reference_atol}
+        return {} if law in (self.CORNERS,) + self.scheme_laws else {"atol": self.reference_atol}
 
     def build(self, law: str):
-        if law == self.CORNERS:
-            return block_corners()
+        if law == self.CORNERS or law in self.scheme_laws:
+            return block_corners(law)
         return systems.slope_block_rotating(law)
 
     def y0(self, law, values: dict):
-        if self.check_law(law) == self.CORNERS:
+        if self.check_law(law) in (self.CORNERS,) + self.scheme_laws:
             return self.model(law).initial_state(values)
         return super().y0(law, values)
 

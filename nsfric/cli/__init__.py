@@ -42,7 +42,9 @@ def cmd_list(args):
 
     table = names.names()  # without plug-ins: the generated table, no SymPy or SciPy import
     print("cases:")
-    _table([(name, c["reference"], "laws: " + ", ".join(c["laws"])) for name, c in table["cases"].items()])
+    _table([(name, c["reference"], "laws: " + ", ".join(c["laws"])
+             + ("; schemes only: " + ", ".join(c["scheme_laws"]) if c.get("scheme_laws") else ""))
+            for name, c in table["cases"].items()])
     print("laws:")
     _table(list(table["laws"].items()))
     print("reference solvers:")

@@ -31,7 +31,8 @@ def live() -> dict:
     Returns
     -------
     dict
-        ``version``; ``cases`` (name -> ``{"laws": [...], "reference": str}``); ``laws``
+        ``version``; ``cases`` (name -> ``{"laws": [...], "scheme_laws": [...], "reference":
+        str}``); ``laws``
         (name -> reference); ``solvers`` (name -> first docstring line); ``schemes``
         (name -> order); ``scheme_aliases`` (alias -> scheme name).
     """
@@ -46,7 +47,8 @@ def live() -> dict:
 
     return {
         "version": __version__,
-        "cases": {name: {"laws": list(case.laws), "reference": case.reference + plugin(case)}
+        "cases": {name: {"laws": list(case.laws), "scheme_laws": list(getattr(case, "scheme_laws", ())),
+                         "reference": case.reference + plugin(case)}
                   for name, case in CASES.items()},  # the first read loads the nsfric.cases plug-ins
         "laws": {name: f().reference + plugin(f) for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items()},
         "solvers": {name: (cls.__doc__ or "").strip().splitlines()[0] for name, cls in REFERENCE_SOLVERS.items()},
@@ -96,7 +98,7 @@ def check_case(case: str, law: str | None = None, scheme: str | None = None) -> 
     cases = table["cases"]
     if case not in cases:
         raise ValueError(f"unknown case {case!r}; choose one of {sorted(cases)}")
-    if law is not None and "/" not in law and law not in cases[case]["laws"]:
+    if law is not None and "/" not in law and law not in cases[case]["laws"] + cases[case]["scheme_laws"]:
         raise ValueError(f"unknown law {law!r} for case {case!r}; choose one of {cases[case]['laws']}")
     if scheme is not None and scheme not in table["schemes"] and scheme not in table["scheme_aliases"]:
         raise ValueError(f"unknown scheme {scheme!r}; choose one of {sorted(table['schemes'])}")

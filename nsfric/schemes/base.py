@@ -24,7 +24,7 @@ import numpy as np
 
 from ..solution import Solution
 from ..errors import BudgetError
-from ..solvers.base import Problem, check_span
+from ..solvers.base import Problem, _is_contact_model, check_span
 from ..solvers.loop import Budget, check_memory
 from .field import DiscreteField, Diverged
 
@@ -138,6 +138,22 @@ class Scheme:
         return f"<scheme {self.name} order {self.order}>"
 
 
+def _simulate_contacts(prob, scheme, dt, t0, t1, n_steps, stages):
+    """:func:`simulate` on a multi-contact model (:mod:`nsfric.schemes.corners`)."""
+    from .corners import simulate_contacts
+
+    if stages:
+        raise ValueError(f"stages are not recorded on the multi-contact model {prob.model.name!r}")
+    tic = time.perf_counter()
+    t, Y, info = simulate_contacts(prob.model, prob.params, scheme, t0, np.asarray(prob.y0, dtype=float), dt,
+                                   n_steps)
+    return Solution.from_steps(
+        prob.model, prob.params, t, Y, info["modes"], scheme=scheme.name, dt=dt, t_span=(t0, t1),
+        events=info["events"], termination=info["termination"],
+        stats={"nfev": info["nfev"], "njev": 0, "seconds": time.perf_counter() - tic},
+        case=prob.name or prob.model.name, law=prob.law)
+
+
 def tag_stages(record, k0, row):
     """Mark the stage states recorded since ``k0`` as belonging to the step from ``row``."""
     if record is not None:
@@ -242,6 +258,8 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     rows = (n_steps + 1) * (1 + (getattr(scheme, "stages", 4) if stages else 0))
     check_step_budget(n_steps, rows, 2 * n + len(prob.model.output_names) + 2, dt, max_steps)
     budget = Budget(max_seconds, f"simulate {scheme.name}")
+    if _is_contact_model(prob.model):  # one contact per corner: nsfric.schemes.corners
+        return _simulate_contacts(prob, scheme, dt, t0, t1, n_steps, stages)
     fld = DiscreteField(prob.model, prob.params)
     for name in ("f", "solve", "taylor"):
         setattr(fld, name, _budgeted(getattr(fld, name), budget))

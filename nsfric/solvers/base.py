@@ -174,6 +174,9 @@ class ReferenceSolver:
         :data:`CONTACT_SOLVERS`, with the tolerances given (else the model's
         ``default_tolerances[kind]``, else the solver's defaults) and the mode-loop options."""
         kind = CONTACT_SOLVERS.get(self.name)
+        if not getattr(problem.model, "has_reference", True):
+            raise ValueError(f"the model {problem.model.name!r} has no exact reference (its laws run "
+                             "in the discrete schemes only); use nsfric.simulate")
         if kind is None:
             raise ValueError(f"solver {self.name!r} does not solve the multi-contact model "
                              f"{problem.model.name!r}; choose one of {sorted(CONTACT_SOLVERS)}")

@@ -102,12 +102,72 @@ class BlockCorners(ContactModel):
         >= 0``: dropped from that height), ``vx = vx0``, spinning at ``omega0``."""
         from .contacts import contact_quantities
 
-        y = np.array([0.0, 0.0, values["theta0"], values["vx0"], 0.0, values["omega0"]])
+        y = np.zeros(len(self.states))  # a spring model's springs start relaxed
+        y[2], y[3], y[5] = values["theta0"], values["vx0"], values["omega0"]
         y[1] = values["y0"] + values["h0"] + max(contact_quantities(self, y, self.param_vector(values))["xi"])
         return y
 
 
+#: the per-corner spring laws: law name -> the shared-surface law each corner halves
+SPRING_LAWS = {"cundall-strack-corners": "cundall-strack",
+               "cundall-strack-viscous-corners": "cundall-strack-viscous"}
+
+
+def corner_spring_law(law: str):
+    """The tangential spring law of one corner for ``law`` (:data:`SPRING_LAWS`): the
+    shared-surface law's (Cundall-Strack, eqs 19-20, or with the instantaneous damping
+    ``-gamma v``) with half its stiffness ``k_t`` and damping ``gamma_t`` (Table 1 with
+    eq 21's ``m_eff,tan``), as each corner carries half of the normal law: the flat block
+    on both corners with equal springs carries exactly the shared-surface law's force."""
+    if law not in SPRING_LAWS:
+        raise ValueError(f"law must be one of {sorted(SPRING_LAWS)}, got {law!r}")
+    return S.slope_tangential(SPRING_LAWS[law], S.GAMMA_T_ROT / 2, S.K_T / 2)
+
+
+class BlockCornerSprings(BlockCorners):
+    """:class:`BlockCorners` with a Cundall-Strack spring per corner (eqs 19-20, or the
+    instantaneous damping ``-gamma v``; :func:`corner_spring_law`) instead of exact
+    static friction: law ``cundall-strack-corners`` (``-viscous-corners``).
+
+    The springs ``xi_t_1, xi_t_2`` are states after ``q, v``: each is integrated with
+    its corner's ``v_t,i`` while the corner sticks, projected onto ``|F_S| = mu F_n,i``
+    while it slips and reset to 0 while its corner is open (lift-off).  Only the
+    discrete schemes run it (:mod:`nsfric.schemes.corners`); it has no exact reference.
+
+    Attributes
+    ----------
+    springs : tuple of sympy.Symbol
+    spring_law : TangentialLaw
+    spring_exprs : list
+        Per corner, :func:`~nsfric.symbolic.km_heap.spring_slider_expressions` in
+        ``(states, params)`` (8 per corner).
+    """
+
+    has_reference = False
+
+    def __init__(self, law: str):
+        from . import laws as L
+        from .km_heap import spring_slider_expressions
+
+        super().__init__()
+        self.name = f"slope-block-rotating/{law}"
+        self.spring_law = corner_spring_law(law)
+        self.springs = tuple(sp.Symbol(f"xi_t_{i}", real=True) for i in (1, 2))
+        self.states = self.states + self.springs
+        self.spring_exprs = []
+        for k, xi in enumerate(self.springs):
+            sub = {L.xi: xi, L.v: self.tangential_velocities[k], L.F_N: self.forces[k]}
+            self.spring_exprs += spring_slider_expressions(self.spring_law, sub, xi)
+
+    def derived(self):
+        """The output evaluator, with the spring law's forces."""
+        from .corner_forces import SpringOutputs
+
+        return SpringOutputs(self)
+
+
 @lru_cache(maxsize=None)
-def block_corners() -> BlockCorners:
-    """The one :class:`BlockCorners` model (built once)."""
-    return BlockCorners()
+def block_corners(law: str = "coulomb-corners") -> BlockCorners:
+    """The :class:`BlockCorners` model of ``law`` (built once): exact static friction
+    (``coulomb-corners``) or a spring per corner (:data:`SPRING_LAWS`)."""
+    return BlockCorners() if law == "coulomb-corners" else BlockCornerSprings(law)

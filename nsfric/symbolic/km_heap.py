@@ -96,15 +96,24 @@ def cundall_strack_expressions():
     rate of ``xi`` (eqs 19-20 integrated), the switching functions, the slip forces and
     the projections of ``xi`` (``h_plus = 0`` / ``h_minus = 0`` solved for ``xi``)."""
     law = T.cundall_strack(k=K_T, gamma=GAMMA_T, params=())
-    sub = {L.xi: xi_c, L.v: v_t, L.F_N: F_n, L.mu: mu}
+    out = spring_slider_expressions(law, {L.xi: xi_c, L.v: v_t, L.F_N: F_n, L.mu: mu}, xi_c)
+    return out, (xi_c, v_t, F_n, m_eff_tan, Y, kt_ratio, gt_ratio, mu)
+
+
+def spring_slider_expressions(law, sub: dict, xi) -> list:
+    """``[F_S, xi_rate, h_plus, h_minus, F_plus, F_minus, xi_plus, xi_minus]`` of a
+    spring-slider tangential law (Cundall-Strack, eqs 19-20, or its instantaneous-damping
+    variant) with its arguments replaced by ``sub``: the stick force and the spring's
+    rate, the switching functions, the slip forces and the projections of the spring
+    ``xi`` (``sub[L.xi]``) onto the bound (``h = 0`` solved for ``xi``)."""
     stick = law.branches["stick"]
     out = [stick.F.xreplace(sub), sp.sympify(stick.rates[L.xi]).xreplace(sub)]
     out += [law.switching[h].xreplace(sub) for h in ("h_plus", "h_minus")]
     out += [law.slidings[s].F.xreplace(sub) for s in ("slip+", "slip-")]
     for s in ("slip+", "slip-"):
-        (sol,) = sp.solve(sp.Eq(law.switching[law.slidings[s].surface].xreplace(sub), 0), xi_c)
+        (sol,) = sp.solve(sp.Eq(law.switching[law.slidings[s].surface].xreplace(sub), 0), xi)
         out.append(sol)
-    return out, (xi_c, v_t, F_n, m_eff_tan, Y, kt_ratio, gt_ratio, mu)
+    return out
 
 
 @lru_cache(maxsize=None)

@@ -241,14 +241,15 @@ def cundall_strack_viscous(k, gamma, params=()):
                            slidings, doc=cundall_strack_viscous.__doc__)
 
 
-def slope_tangential(law: str, gamma_t):
+def slope_tangential(law: str, gamma_t, k_t=K_T):
     """The block's tangential law ``law`` (``coulomb``, ``cundall-strack`` with the
-    incremental damping of eq 20, ``cundall-strack-viscous`` with ``-gamma_t v``)."""
+    incremental damping of eq 20, ``cundall-strack-viscous`` with ``-gamma_t v``), spring
+    stiffness ``k_t`` (Table 1's by default)."""
     if law == "coulomb":
         return T.coulomb_static(params=())
     if law == "cundall-strack":
-        return T.cundall_strack(k=K_T, gamma=gamma_t, params=())
-    return cundall_strack_viscous(K_T, gamma_t)
+        return T.cundall_strack(k=k_t, gamma=gamma_t, params=())
+    return cundall_strack_viscous(k_t, gamma_t)
 
 
 @system("slope-block-rotating", ("coulomb", "cundall-strack", "cundall-strack-viscous"))
