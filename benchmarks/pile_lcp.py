@@ -87,7 +87,7 @@ def decision_time(k, decision, repeat, rng_seed=0):
     return float(np.median(times)), len(calls), logic.lcp_stats["pivots"] - pivots, mode
 
 
-def bench(ks=(4, 8, 16, 32), enumerate_up_to=10, repeat=5):
+def bench(ks=(4, 8, 10, 16, 32), enumerate_up_to=10, repeat=5):
     rows = {}
     for k in ks:
         lcp = decision_time(k, "lcp", repeat)
