@@ -104,7 +104,7 @@ def bench(ks=(4, 8, 10, 16, 32), enumerate_up_to=10, repeat=5):
 
 
 def report(res) -> str:
-    lines = ["#### The stick/slip decision at one event: friction LCP (Lemke) against the enumeration of 3^k modes", "",
+    lines = ["### The stick/slip decision at one event: friction LCP (Lemke) against the enumeration of 3^k modes", "",
              f"A leaning column of k discs (k contacts, all stuck before the event, mu = {MU}); CPU seconds per "
              f"decision, median. Load average {', '.join(f'{x:.1f}' for x in res['load'])} (2 cores, shared).", "",
              "| k | LCP: s per decision | checks | Lemke pivots | enumeration: s per decision | checks | "

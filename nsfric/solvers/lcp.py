@@ -38,6 +38,9 @@ import numpy as np
 
 __all__ = ["RayTermination", "lemke", "friction_lcp"]
 
+#: relative size of the rounding below which two ratios of the ratio test tie
+TIE = 1e-11
+
 
 class RayTermination(ArithmeticError):
     """Lemke's algorithm ended on a secondary ray (the LCP has no solution when ``M`` is
@@ -113,14 +116,17 @@ def lemke(M, q, max_pivots=None, tol=1e-13):
 
 def _ratio_row(T, col, basis, z0, n, tol):
     """The row leaving the basis: the lexicographic minimum ratio of ``(q, B^-1)`` over
-    the positive entries of the entering column (``z0`` leaves on a tie), ``None`` on a ray."""
+    the positive entries of the entering column (``z0`` leaves on a tie), ``None`` on a
+    ray.  Ratios tie when they differ by less than the rounding of their numerators
+    (:data:`TIE` times the column's largest entry, over the pivot entry)."""
     cand = np.nonzero(col > tol * max(1.0, float(np.max(np.abs(col)))))[0]
     if not len(cand):
         return None
     for j in [-1] + list(range(n)):
         key = T[cand, j] / col[cand]
-        best = np.min(key)
-        cand = cand[np.abs(key - best) <= 1e-12 * max(1.0, abs(best))]
+        # ties up to the rounding of the numerators (a degenerate LCP has exact ties)
+        noise = TIE * max(float(np.max(np.abs(T[:, j]))), 1e-300) / col[cand]
+        cand = cand[key - np.min(key) <= noise]
         if z0 in (basis[i] for i in cand):
             return next(int(i) for i in cand if basis[i] == z0)
         if len(cand) == 1:

@@ -54,8 +54,8 @@ class PileLogic(ModeDecision):
 
     def __init__(self, model, values: dict, decision: str = "lcp"):
         self.decision = check_decision(decision)
-        #: the LCP decisions: solves, Lemke pivots, checks that moved a contact to sliding
-        self.lcp_stats = {"solves": 0, "pivots": 0, "rechecks": 0}
+        #: the LCP decisions: solves, Lemke pivots, failed checks, contacts repaired
+        self.lcp_stats = {"solves": 0, "pivots": 0, "rechecks": 0, "repairs": 0}
         self.model, self.values = model, dict(values)
         self.p = model.param_vector(values)
         self.Minv = 1.0 / mass_vector(model, values)

@@ -198,6 +198,7 @@ def _repaired(logic, y, mode, check, U, forced, crossed, F_n):
         wrong = {i: -SLIP_SIGN[mode[i]] * dvt[i] for i in U if mode[i] in SLIP_SIGN and
                  (SLIP_SIGN[mode[i]] * dvt[i] <= 0 if crossed.get(i) == mode[i]
                   else SLIP_SIGN[mode[i]] * dvt[i] < -ascale)}
+        logic.lcp_stats["repairs"] += 1
         if load:
             i = max(load, key=load.get)
             trial[i] = SLIP_PLUS if lam[i] < 0 else SLIP_MINUS
