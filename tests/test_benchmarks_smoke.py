@@ -47,3 +47,15 @@ def test_quick_delta_benchmark_runs_the_compiled_loop_against_a_hand_written_one
     assert rows["hand-written numba loop"]["max_diff"] < 1e-15  # metres: the same scheme
     assert all(r["ns_per_contact_step"] > 0 for r in rows.values())
     assert "ns per contact-step" in delta.report(res)
+
+
+def test_quick_pile_lcp_benchmark_decides_as_the_enumeration():
+    """benchmarks/pile_lcp.py in its quick mode: the LCP decides a leaning column of 3 and
+    4 discs as the enumeration does, with a few checks against 3^k."""
+    import pile_lcp
+
+    res = pile_lcp.bench((3, 4), 4, 1)
+    for k, r in res["rows"].items():
+        assert r["same"] and r["enum_checks"] == 3 ** k and r["lcp_checks"] <= k + 3 and r["pivots"] > 0
+        assert 0 < r["mode"].count("s") < k  # a mixed decision: some contacts slide
+    assert "| 4 |" in pile_lcp.report(res)

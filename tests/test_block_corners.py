@@ -130,8 +130,10 @@ def test_agrees_with_the_shared_surface_to_the_omega_d_terms(slide):
 
 def test_a_corner_lifts_off_and_lands_again(drop):
     """Dropped tilted: corner 1 touches, corner 2 lands, corner 1 lifts off (its force
-    reaches zero) and closes again; both solvers find the same events, the opening and
-    closing ones at the same times to 1e-9 s, and the same states."""
+    reaches zero) and closes again; both solvers find the same events, at the same times
+    to 1e-9 s -- except the last four swaps, slides ending at |dv_t/dt| < 1e-8 m/s^2,
+    whose times the velocities' rounding fixes only to ~1e-8 s (1e-7 asserted;
+    test_slow_crossings_sit_at_the_rounding_floor) -- and the same states."""
     a, b = drop["filippov"], drop["ida"]
     modes = [e.to_mode for e in a.events]
     assert [e.to_mode for e in b.events] == modes
@@ -140,13 +142,54 @@ def test_a_corner_lifts_off_and_lands_again(drop):
     assert any(e.kind == "contact-begin" and e.from_mode[0] == "o" and e.to_mode[0] != "o"
                for e in a.events[i_open + 1:])
     assert "oo" in modes  # both corners off the plane: a flight phase
-    for e, f in zip(a.events, b.events):
-        if e.kind.startswith("contact"):
-            assert abs(e.t - f.t) < 1e-9, (e, f)
-        assert abs(e.t - f.t) < 1e-7, (e, f)  # the last stick: a slow v_t crossing
+    slow = _slow_crossings(a)
+    assert slow == [20, 21, 22, 23]  # the swaps of the rocking's tail, at 7.1 ms and later
+    for k, (e, f) in enumerate(zip(a.events, b.events)):
+        assert abs(e.t - f.t) < (1e-7 if k in slow else 1e-9), (k, e, f)
     assert a.segments[-1].mode == "ss"
     d = disagreement(a, b)
     assert max(d["states"][q] for q in ("x", "y", "theta")) < 1e-9, d
+
+
+#: a slide ending with a deceleration below this (m/s^2) ends at the velocities' rounding floor
+SLOW = 1e-8
+
+
+def _slow_crossings(sol):
+    """The events that end a slide decelerating at ``|dv_t/dt| < SLOW``: where the
+    velocities' rounding (~1e-19 m/s here) moves the crossing by ``1e-19/|dv_t/dt|`` s,
+    beyond 1e-9 s (test_slow_crossings_sit_at_the_rounding_floor)."""
+    from nsfric.solvers.pile import PileLogic
+
+    logic = PileLogic(sol.model, sol.params)
+    out = []
+    for k, (seg, e) in enumerate(zip(sol.segments, sol.events)):
+        dy, _, _, c = logic.field(seg.y1, seg.mode)
+        dvt = c["J_t"] @ dy[sol.model.n:] + c["c_t"]
+        if any(abs(dvt[i]) < SLOW for i, ch in enumerate(seg.mode) if ch in "+-"):
+            out.append(k)
+    return out
+
+
+def test_slow_crossings_sit_at_the_rounding_floor():
+    """Why the drop's last events cannot agree to 1e-9 s in double precision: after the
+    last landing the block rocks on its elastic corners, the corners swapping stick and
+    slip every 0.436 ms at omega ~ 1e-12 rad/s and v_t ~ 1e-20 m/s, each slide ending
+    with a deceleration 3.5 times smaller than the one before (2e-11 m/s^2 at the last
+    stick).  Nudging theta0 by one ulp (4e-19 rad) moves those crossings by about
+    1e-19 m/s / |dv_t/dt|: the last by more than 1e-9 s, while every other event stays
+    within 1e-10 s."""
+    def run(theta0):
+        return CASE.reference_solution(LAW, params={"theta0": theta0}, t_end=0.009, samples=11)
+
+    base = run(DROP["theta0"])
+    slow = _slow_crossings(base)
+    shifts = np.array([[f.t - e.t for e, f in zip(base.events, run(np.nextafter(DROP["theta0"], to)).events)]
+                       for to in (0.0, 1.0)])
+    fast = [k for k in range(len(base.events)) if k not in slow]
+    assert slow and slow[-1] == len(base.events) - 1 and base.events[-1].to_mode == "ss"
+    assert np.max(np.abs(shifts[:, fast])) < 1e-10
+    assert np.max(np.abs(shifts[:, -1])) > 1e-9
 
 
 def test_flight_phase_keeps_the_momenta(drop):

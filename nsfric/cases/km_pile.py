@@ -8,7 +8,7 @@ contacts, each with Schäfer's linear spring-dashpot (eq 2, ending at zero force
 the normal and exact Coulomb friction along the tangent: a stuck contact is a
 constraint ``v_t = 0`` whose force comes, with all the others', from one linear system
 per evaluation; a mode change is decided for all contacts together by a complementarity
-test (:class:`~nsfric.solvers.pile.PileLogic`).  Contacts open and close as events.
+solve (the planar friction LCP by Lemke's algorithm, :mod:`~nsfric.solvers.pile_modes`).  Contacts open and close as events.
 The tilt makes the pile roll against wall 2 (with the floor and disc-disc contacts only
 it keeps a rolling mechanism, see :mod:`nsfric.symbolic.pile`), where it comes to rest.
 

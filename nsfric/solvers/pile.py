@@ -16,18 +16,13 @@ closed contact ``F_n`` (opens where the repulsive force vanishes); open contact
 reaches the Coulomb bound).  A guard that starts a mode at zero (a contact that has
 just opened or begun to slide) is armed once it has turned positive.
 
-**Decision** (:meth:`PileLogic.decide`, a complementarity test by enumeration): the
-contacts whose normal guard fired open or close; a closing contact slides with the
-sign of its ``v_t``.  Every closed contact with ``v_t = 0`` (stuck, or its sliding
-guard fired) is undecided; over all ``3^k`` assignments of ``stick``, ``+``, ``-`` to
-the ``k`` undecided contacts, an assignment is consistent when every stuck contact
-has ``|lam| <= mu F_n`` and every sliding one accelerates in its sliding direction
-(``s dv_t/dt > 0``; one whose sliding guard fired keeps its direction only if it
-strictly turns back, :meth:`PileLogic.consistent`; dependent stuck contacts must keep
-``dv_t/dt = 0`` with their least-squares forces).  A contact whose stick guard fired
-must slide (``s = -sign lam``: it has reached the bound and the trend crosses it).  Among the consistent assignments
-the one with the most stuck contacts is taken, then the one closest to the old mode;
-none consistent is a :class:`~nsfric.errors.ZenoError` (a Painlevé-type paradox).  The
+**Decision** (:meth:`PileLogic.decide`, :mod:`nsfric.solvers.pile_modes`): the
+contacts whose normal guard fired open or close; the stick/slip mode of every closed
+contact with ``v_t = 0`` is chosen together, by a complementarity solve (the planar
+friction LCP of those contacts, Lemke's algorithm, polynomial in their number; the
+enumeration of all ``3^k`` assignments is kept as ``decision="enumerate"``, the
+cross-check): the consistent mode with the most stuck contacts.  None consistent is a
+:class:`~nsfric.errors.ZenoError` (a Painlevé-type paradox).  The
 state is then projected onto ``J_S v = 0`` (the ``M``-orthogonal projection: the
 exact solution has ``v_t = 0`` there; the projection removes the event location's
 rounding).  At the start, contacts touching with a non-negative force start closed,
@@ -42,27 +37,25 @@ stuck contacts) has each step of a mode with stuck contacts projected onto ``J_S
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 from scipy.integrate import DOP853
 from scipy.optimize import brentq
 
-from ..errors import ZenoError
 from ..solution import Event, Segment, Solution
-from ..symbolic.contacts import (OPEN, SLIP_MINUS, SLIP_PLUS, SLIP_SIGN, STICK, acceleration_scale,
-                                 dependent_contacts, external_force, field, mass_vector, mode_arrays)
+from ..symbolic.contacts import OPEN, SLIP_SIGN, STICK, acceleration_scale, external_force, field, mass_vector
 from .loop import ModeLoop, loop_options
-
-#: relative tolerance of the consistency tests
-CONSISTENT = 1e-9
+from .pile_modes import CONSISTENT, ModeDecision, check_decision  # noqa: F401 (CONSISTENT re-exported)
 
 
-class PileLogic:
+class PileLogic(ModeDecision):
     """Guards, decisions and projections of a :class:`~nsfric.symbolic.contacts.ContactModel`
-    at parameter ``values`` (see the module docstring)."""
+    at parameter ``values`` (see the module docstring); ``decision`` is the method of the
+    stick/slip decision (:mod:`~nsfric.solvers.pile_modes`: ``lcp`` or ``enumerate``)."""
 
-    def __init__(self, model, values: dict):
+    def __init__(self, model, values: dict, decision: str = "lcp"):
+        self.decision = check_decision(decision)
+        #: the LCP decisions: solves, Lemke pivots, failed checks, contacts repaired
+        self.lcp_stats = {"solves": 0, "pivots": 0, "rechecks": 0, "repairs": 0}
         self.model, self.values = model, dict(values)
         self.p = model.param_vector(values)
         self.Minv = 1.0 / mass_vector(model, values)
@@ -99,80 +92,6 @@ class PileLogic:
                 g[self.K + i] = SLIP_SIGN[ch] * v_t[i]
         return g
 
-    # -- decisions ----------------------------------------------------------------------------
-    def consistent(self, y, mode, undecided, crossed=None):
-        """``(ok, lam, dv_t)`` of ``mode`` at ``y``: the stick and slip conditions on the
-        contacts ``undecided`` -- stuck strictly inside the bound (``|lam| < mu F_n``, by
-        a relative margin :data:`CONSISTENT`, so that its guard starts positive), sliding
-        with ``s dv_t/dt >= 0`` up to that margin (at the bound, where sliding starts with
-        ``dv_t/dt = 0``, both hold; preferring the most stuck contacts decides).  A
-        contact of ``crossed`` (``{i: s}``: it slid with sign ``s`` until its ``v_t``
-        reached zero) keeps sliding that way only if it turns back, ``s dv_t/dt > 0``
-        strictly: else it has crossed zero (the margin would let a slow crossing
-        continue into a chattering graze).  Stuck contacts whose ``J_t`` rows are
-        dependent (:meth:`check_dependent`) must keep ``dv_t/dt = 0`` with the
-        least-squares forces (else no finite force holds them all)."""
-        self.check_dependent(y, mode)
-        dy, lam, _, c = self.field(y, mode)
-        dvt = c["J_t"] @ dy[self.model.n:] + c["c_t"]
-        scale = self.mu * max(float(np.max(c["F_n"])), 1e-300)
-        ascale = max(float(np.max(np.abs(dvt))), self.accel_scale)
-        S = mode_arrays(mode)[2]
-        # dependent stuck contacts (least-squares forces) must still meet dv_t/dt = 0
-        ok = mode not in self.dependent or not S or bool(np.max(np.abs(dvt[S])) <= CONSISTENT * ascale)
-        for i in undecided:
-            if mode[i] == STICK:
-                ok &= abs(lam[i]) < self.mu * c["F_n"][i] - CONSISTENT * scale
-            elif (crossed or {}).get(i) == mode[i]:
-                ok &= SLIP_SIGN[mode[i]] * dvt[i] > 0
-            else:
-                ok &= SLIP_SIGN[mode[i]] * dvt[i] >= -CONSISTENT * ascale
-        return bool(ok), lam, dvt
-
-    def check_dependent(self, y, mode):
-        """Record (in :attr:`dependent`) whether ``mode``'s stuck contacts are dependent at
-        ``y``; checked at every decision, where a mode is entered."""
-        dep = dependent_contacts(self.model, y, self.p, self.Minv, mode_arrays(mode)[2])
-        if dep:
-            self.dependent[mode] = dep
-        else:
-            self.dependent.pop(mode, None)
-
-    def decide(self, y, mode, fired):
-        """The mode after the guards ``fired`` (indices into :meth:`guards`) at ``y``."""
-        K = self.K
-        _, lam, _, c = self.field(y, mode)
-        new = list(mode)
-        for i in fired:
-            if i < K:
-                new[i] = OPEN if mode[i] != OPEN else (SLIP_PLUS if c["v_t"][i] >= 0 else SLIP_MINUS)
-        forced = {i - K: (SLIP_PLUS if lam[i - K] < 0 else SLIP_MINUS)
-                  for i in fired if i >= K and mode[i - K] == STICK and new[i - K] != OPEN}
-        vscale = max(float(np.max(np.abs(c["v_t"]))), 1e-300)
-        undecided = [i for i in range(K) if new[i] != OPEN and
-                     (new[i] == STICK or (i + K) in fired or (mode[i] == OPEN and abs(c["v_t"][i]) <= 1e-12 * vscale))]
-        crossed = {i - K: mode[i - K] for i in fired if i >= K and mode[i - K] in SLIP_SIGN}
-        best = None
-        for combo in itertools.product((STICK, SLIP_PLUS, SLIP_MINUS), repeat=len(undecided)):
-            trial = list(new)
-            for i, ch in zip(undecided, combo):
-                trial[i] = forced.get(i, ch) if ch == STICK else ch
-            trial = "".join(trial)
-            if any(trial[i] == STICK for i in forced):
-                continue
-            ok, _, _ = self.consistent(y, trial, undecided, crossed)
-            if ok:
-                key = (-trial.count(STICK), sum(a != b for a, b in zip(trial, mode)))
-                if best is None or key < best[0]:
-                    best = (key, trial)
-        if best is None:
-            if undecided:
-                raise ZenoError(f"{self.model.name}: no consistent stick/slip assignment of the contacts "
-                                f"{[self.model.contacts[i] for i in undecided]} from mode {mode!r} "
-                                "(a Painleve-type paradox)")
-            return "".join(new)
-        return best[1]
-
     def project(self, y, mode):
         """``y`` with its velocities projected ``M``-orthogonally onto ``J_S v = 0``."""
         S = [i for i, ch in enumerate(mode) if ch == STICK]
@@ -198,13 +117,13 @@ class PileLogic:
             raise ValueError(f"{self.model.name.split('/')[0]} starts with every contact open: "
                              "raise h_1, h_3 or s_w above 0")
         if touching:
-            mode = self.decide(y, mode, touching)
+            mode = self.decide(y, mode, touching, t0)
             self.check_dependent(y, mode)
             y = self.project(y, mode)
         return mode, y, [], None
 
     def switch(self, t, y, mode, fired):
-        new = self.decide(y, mode, fired)
+        new = self.decide(y, mode, fired, t)
         if new == mode:
             return mode, y, None
         self.check_dependent(y, new)
@@ -257,7 +176,8 @@ class PileOptions:
 
     name = "pile"
 
-    def __init__(self, rtol, atol, loop: dict):
+    def __init__(self, rtol, atol, loop: dict, decision="lcp"):
+        self.decision = check_decision(decision)
         self.rtol, self.atol = float(rtol), float(atol)
         if not (self.rtol > 0 and self.atol > 0):
             raise ValueError(f"rtol and atol must be > 0, got {rtol!r}, {atol!r}")
@@ -267,7 +187,7 @@ class PileOptions:
 
     def start(self, model, values, t_span):
         """The shared :class:`PileLogic` and :class:`~nsfric.solvers.loop.ModeLoop` of a run."""
-        logic = PileLogic(model, values)
+        logic = PileLogic(model, values, self.decision)
         return logic, ModeLoop(logic, t_span, label=self.name, **self.loop)
 
 
@@ -275,13 +195,14 @@ class PileSolver(PileOptions):
     """Event-driven exact reference for a multi-contact model (see the module docstring).
 
     Options: ``rtol`` (default 1e-12), ``atol`` (default 1e-15), ``checks`` (guard
-    samples per step, default 4) and the mode-loop options.
+    samples per step, default 4), ``decision`` (``lcp`` or ``enumerate``, the stick/slip
+    decision at events) and the mode-loop options.
     """
 
     name = "pile-events"
 
-    def __init__(self, rtol=1e-12, atol=1e-15, checks=4, **loop):
-        super().__init__(rtol, atol, loop)
+    def __init__(self, rtol=1e-12, atol=1e-15, checks=4, decision="lcp", **loop):
+        super().__init__(rtol, atol, loop, decision)
         if not (isinstance(checks, int) and checks >= 1):
             raise ValueError(f"checks must be an integer >= 1, got {checks!r}")
         self.checks = checks
@@ -322,6 +243,7 @@ class PileSolver(PileOptions):
                        {"rtol": self.rtol, "atol": self.atol, "method": "DOP853 per mode, brentq guards"},
                        tuple(map(float, t_span)))
         sol.info["event_counts"] = dict(logic.counts)
+        sol.info["decisions"] = dict(logic.lcp_stats)
         sol.resample(t_eval)
         return sol
 

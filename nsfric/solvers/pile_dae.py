@@ -81,14 +81,14 @@ def _problem(logic, loop, mode, t0, y0):
 class PileIDA(PileOptions):
     """IDA (variable-order BDF) on a multi-contact model's DAE (see the module docstring).
 
-    Options: ``rtol`` (default 1e-11), ``atol`` (default 1e-13), ``maxord`` (default 5)
-    and the mode-loop options.
+    Options: ``rtol`` (default 1e-11), ``atol`` (default 1e-13), ``maxord`` (default 5),
+    ``decision`` (as :class:`~nsfric.solvers.pile.PileSolver`) and the mode-loop options.
     """
 
     name = "pile-ida"
 
-    def __init__(self, rtol=1e-11, atol=1e-13, maxord=5, **loop):
-        super().__init__(rtol, atol, loop)
+    def __init__(self, rtol=1e-11, atol=1e-13, maxord=5, decision="lcp", **loop):
+        super().__init__(rtol, atol, loop, decision)
         if maxord not in (1, 2, 3, 4, 5):
             raise ValueError(f"maxord must be an integer in [1, 5], got {maxord!r}")
         self.maxord = int(maxord)
@@ -115,6 +115,7 @@ class PileIDA(PileOptions):
             tuple(map(float, t_span)))
         sol.info["solver_messages"] = messages
         sol.info["event_counts"] = dict(logic.counts)
+        sol.info["decisions"] = dict(logic.lcp_stats)
         sol.resample(np.asarray(t_eval, dtype=float))
         return sol
 

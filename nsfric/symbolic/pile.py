@@ -100,21 +100,8 @@ class DiscPile(ContactModel):
         self.bodies = tuple(bodies)
         W = (a + 1) * R
         planes = {"floor": ((0, 0), (0, 1)), "left": ((-W, 0), (1, 0)), "right": ((W, 0), (-1, 0))}
-        contacts = []
-        for name, kind, i, j in CONTACTS:
-            ri, vi = self.body(i)
-            if kind == "plane":
-                p, n = planes[j]
-                xi = R - ((ri[0] - p[0]) * n[0] + (ri[1] - p[1]) * n[1])
-                t, arm = (-n[1], n[0]), R - xi / 2
-                vt = vi[0] * t[0] + vi[1] * t[1] - arm * vi[2]
-            else:
-                rj, vj = self.body(j)
-                d = sp.sqrt((rj[0] - ri[0]) ** 2 + (rj[1] - ri[1]) ** 2)
-                xi = 2 * R - d
-                t, arm = (-(rj[1] - ri[1]) / d, (rj[0] - ri[0]) / d), R - xi / 2
-                vt = (vj[0] - vi[0]) * t[0] + (vj[1] - vi[1]) * t[1] - arm * (vi[2] + vj[2])
-            contacts.append(Contact(name, kind, xi, vt))
+        contacts = [plane_contact(name, self.body(i), *planes[j]) if kind == "plane"
+                    else disc_contact(name, self.body(i), self.body(j)) for name, kind, i, j in CONTACTS]
         b = sp.pi * beta / 180
         self.setup(name="km-pile/coulomb", reference=REFERENCE, params=_params(), bodies=bodies,
                    contacts=contacts, law=linear_spring_dashpot(end="force", params=()),
@@ -143,6 +130,27 @@ class DiscPile(ContactModel):
         q = [-x_b, y_b, 0.0, x_b, y_b, 0.0, x3, y3, 0.0]
         v = [0.0] * 8 + [values["w_3"]]
         return np.array(q + v, dtype=float)
+
+
+def plane_contact(name, body, p, n, radius=R) -> Contact:
+    """Disc ``body = ((x, y), (vx, vy, omega))`` of radius ``radius`` on the plane through
+    ``p`` with inner normal ``n``: overlap ``R - (r - p).n``, ``v_t`` of the disc's
+    material point at the contact along ``t = (-n_y, n_x)`` (arm ``R - xi/2``)."""
+    ri, vi = body
+    xi = radius - ((ri[0] - p[0]) * n[0] + (ri[1] - p[1]) * n[1])
+    t, arm = (-n[1], n[0]), radius - xi / 2
+    return Contact(name, "plane", xi, vi[0] * t[0] + vi[1] * t[1] - arm * vi[2])
+
+
+def disc_contact(name, body_i, body_j, radius=R) -> Contact:
+    """Discs ``i`` and ``j`` of radius ``radius``: overlap ``2R - |r_j - r_i|``, ``v_t``
+    of ``j``'s material point relative to ``i``'s along the normal turned by +90 deg
+    (arms ``R - xi/2``)."""
+    (ri, vi), (rj, vj) = body_i, body_j
+    d = sp.sqrt((rj[0] - ri[0]) ** 2 + (rj[1] - ri[1]) ** 2)
+    xi = 2 * radius - d
+    t, arm = (-(rj[1] - ri[1]) / d, (rj[0] - ri[0]) / d), radius - xi / 2
+    return Contact(name, "disc", xi, (vj[0] - vi[0]) * t[0] + (vj[1] - vi[1]) * t[1] - arm * (vi[2] + vj[2]))
 
 
 def gravity_vector(model: DiscPile, values: dict) -> np.ndarray:
