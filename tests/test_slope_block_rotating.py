@@ -210,3 +210,22 @@ def test_fig5_caption_names_the_exact_blocks_own_motion_where_it_matters():
     rocking = " ".join(fig5_caption(None, "T", rows(1.4e-5)))
     assert "moves 1.4e-05 m" in rocking and "4e-06 m (delta-Heun) and 9e-06 m (delta-BDF2)" in rocking
     assert "still rocks" not in " ".join(fig5_caption(None, "T", rows(1e-19)))
+
+
+def test_per_corner_bdf_verdict_reads_the_paper_step_of_the_corner_table(tmp_path):
+    """The per-corner Fig 4 verdict takes the BDF/Heun ratios at dt = 5e-6 s from
+    fig4-drift-dt-rotating-corners.csv: below 1 is a match, a ratio above 1 differs, a
+    scheme that did not stay stuck leaves the step out (not reproduced)."""
+    head = "scheme,dt,drift,mean_abs,min_abs,max_abs,rate,ratio_to_heun,both_stuck\n"
+
+    def verdict(ratios, stuck=1.0):
+        rows = [f"delta-heun,{dt},1e-7,1e-7,1e-7,1e-7,1e-6,1.0,1.0\n" for dt in (5e-6, 2e-5)]
+        rows += [f"delta-bdf{k},{dt},1e-7,1e-7,1e-7,1e-7,1e-6,{r},{stuck}\n"
+                 for dt, pair in ratios.items() for k, r in zip((2, 5), pair)]
+        (tmp_path / "fig4-drift-dt-rotating-corners.csv").write_text(head + "".join(rows))
+        return next(v for v in CASE.verdicts(str(tmp_path)) if v["quantity"].startswith("one contact per corner"))
+
+    good = verdict({5e-6: (0.6, 0.48), 2e-5: (1.12, 1.21)})
+    assert good["status"] == "match" and good["nsfric"] == pytest.approx([0.6, 0.48])
+    assert verdict({5e-6: (0.6, 1.05), 2e-5: (0.5, 0.5)})["status"] == "differs"
+    assert verdict({5e-6: (0.6, 0.48)}, stuck=0.0)["status"] == "not reproduced"
