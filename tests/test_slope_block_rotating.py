@@ -229,3 +229,26 @@ def test_per_corner_bdf_verdict_reads_the_paper_step_of_the_corner_table(tmp_pat
     assert good["status"] == "match" and good["nsfric"] == pytest.approx([0.6, 0.48])
     assert verdict({5e-6: (0.6, 1.05), 2e-5: (0.5, 0.5)})["status"] == "differs"
     assert verdict({5e-6: (0.6, 0.48)}, stuck=0.0)["status"] == "not reproduced"
+
+
+def test_fig4_caption_states_the_per_corner_ratios():
+    """Fig 4's caption carries the per-corner BDF/Heun ratios and the steps where BDF is
+    below Heun, read from the rows (a ratio above 1 drops that step; unstuck: named)."""
+    from nsfric.cases import slope_block_table as T
+
+    def rows(r2_fine):
+        out = []
+        for dt, (r2, r5, stuck) in {5e-6: (r2_fine, 0.48, True), 2e-5: (1.12, 1.21, True),
+                                    5e-5: (0.5, 0.4, False)}.items():
+            out += [{"scheme": "delta-heun", "dt": dt, "ratio_to_heun": 1.0, "both_stuck": True},
+                    {"scheme": "delta-bdf2", "dt": dt, "ratio_to_heun": r2, "both_stuck": True},
+                    {"scheme": "delta-bdf5", "dt": dt, "ratio_to_heun": r5, "both_stuck": stuck}]
+        return out
+
+    rows4 = [{"scheme": s, "dt": 5e-6, "mean_abs": m} for s, m in
+             (("delta-heun", 1.0), ("delta-bdf2", 2.0), ("delta-bdf5", 2.0))]
+    line = T.fig4_caption(CASE, "T", rows4, (), rows(0.6))[-1]
+    assert "5e-06 s: 0.60, 0.48; 2e-05 s: 1.12, 1.21; 5e-05 s: 0.50, not stuck" in line
+    assert line.endswith("BDF below Heun at dt = 5e-06 s.")
+    assert T.fig4_caption(CASE, "T", rows4, (), rows(1.3))[-1].endswith("at dt = none s.")
+    assert not T.fig4_caption(CASE, "T", rows4)[-1].startswith("With one contact per corner")

@@ -236,8 +236,7 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     stem = os.path.join(out_dir, f"fig4-drift-dt{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows4, ("scheme", "law", "dt", "drift", "mean_abs", "min_abs", "max_abs", "rate")),
                            dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, exact=exact, n_phases=n_phases))
-    fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech), block)
-    written += [stem + ".csv", save(fig, stem + ".png")]
+    rows_c = ()
     if rot:  # Fig 4 with one frictional contact per corner (nsfric.schemes.corners)
         from .slope_block_corners import COLUMNS, corner_drift_rows
 
@@ -247,6 +246,8 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                                dict(meta0, figure=4, law="coulomb-corners", alpha=15.0, l=0.01, window=w4))
         written.append(path)
         summary["fig4_corners"] = {"window": w4, "rows": rows_c}
+    fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech, rows_c), block)
+    written += [stem + ".csv", save(fig, stem + ".png")]
     rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
     stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",

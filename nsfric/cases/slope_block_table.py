@@ -80,8 +80,10 @@ def time_series_caption(case, table) -> list:
     return [table, what]
 
 
-def fig4_caption(case, table, rows4, mech=()) -> list:
-    """Caption of Fig 4: the BDF/Heun drift ratio against the paper's, and why."""
+def fig4_caption(case, table, rows4, mech=(), corners=()) -> list:
+    """Caption of Fig 4: the BDF/Heun drift ratio against the paper's, and why; with the
+    per-corner table's rows ``corners`` (fig4-drift-dt-rotating-corners.csv) the ratios
+    with one contact per corner."""
     h = _mean(rows4, "scheme", "delta-heun", 5e-6)
     r2, r5 = _mean(rows4, "scheme", "delta-bdf2", 5e-6) / h, _mean(rows4, "scheme", "delta-bdf5", 5e-6) / h
     lines = [table,
@@ -106,6 +108,20 @@ def fig4_caption(case, table, rows4, mech=()) -> list:
                      "no normal damping (translating, stick-slip) "
                      f"{ratio('translating', 'no normal damping', 'delta-bdf2'):.2f}, "
                      f"{ratio('translating', 'no normal damping', 'delta-bdf5'):.2f}.")
+    if corners:
+        ratios = {}
+        for c in corners:
+            if c["both_stuck"] and c["scheme"] in ("delta-bdf2", "delta-bdf5"):
+                ratios.setdefault(c["dt"], {})[c["scheme"]] = c["ratio_to_heun"]
+        dts = sorted({c["dt"] for c in corners})
+
+        def text(dt):
+            got = ratios.get(dt, {})
+            return ", ".join(f"{got[k]:.2f}" if k in got else "not stuck" for k in ("delta-bdf2", "delta-bdf5"))
+        below = [f"{dt:g}" for dt in dts if len(ratios.get(dt, {})) == 2 and max(ratios[dt].values()) < 1]
+        lines.append("With one contact per corner (law coulomb-corners, fig4-drift-dt-rotating-corners.csv) "
+                     "BDF2/Heun, BDF5/Heun: " + "; ".join(f"{dt:g} s: {text(dt)}" for dt in dts)
+                     + f" -- BDF below Heun at dt = {', '.join(below) or 'none'} s.")
     return lines
 
 

@@ -128,7 +128,8 @@ captions_for("slope-block-rotating", {
                                      "eq 20's incremental damping against the instantaneous -gamma_t v.",
     "fig4-drift-dt-rotating.png": "Krengel & Matuttis Fig 4 with the rotating block: drift while stuck "
                                   "against dt (1 cm, 15 deg, window 10-50 ms; mean and spread over 2 grid "
-                                  "phases). Look at the growth ~ dt and BDF above Heun (the paper: below); a "
+                                  "phases). Look at the growth ~ dt and BDF above Heun (the paper: below; with one "
+                                  "contact per corner, the caption's last line, below at 5e-6 s); a "
                                   "diverged scheme is named in the legend, not drawn.",
     "fig5-drift-size-rotating.png": "Krengel & Matuttis Fig 5 with the rotating block: drift against the "
                                     "block size l at dt = 5e-6 s (15 deg, window 0.1-0.3 s). Look at the flat "
