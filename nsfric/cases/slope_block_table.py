@@ -109,18 +109,16 @@ def fig4_caption(case, table, rows4, mech=(), corners=()) -> list:
                      f"{ratio('translating', 'no normal damping', 'delta-bdf2'):.2f}, "
                      f"{ratio('translating', 'no normal damping', 'delta-bdf5'):.2f}.")
     if corners:
-        ratios = {}
-        for c in corners:
-            if c["both_stuck"] and c["scheme"] in ("delta-bdf2", "delta-bdf5"):
-                ratios.setdefault(c["dt"], {})[c["scheme"]] = c["ratio_to_heun"]
-        dts = sorted({c["dt"] for c in corners})
+        from .verdicts_km_rotating import corner_ratios
+
+        ratios = corner_ratios(corners)
 
         def text(dt):
-            got = ratios.get(dt, {})
+            got = ratios[dt]
             return ", ".join(f"{got[k]:.2f}" if k in got else "not stuck" for k in ("delta-bdf2", "delta-bdf5"))
-        below = [f"{dt:g}" for dt in dts if len(ratios.get(dt, {})) == 2 and max(ratios[dt].values()) < 1]
+        below = [f"{dt:g}" for dt, got in sorted(ratios.items()) if len(got) == 2 and max(got.values()) < 1]
         lines.append("With one contact per corner (law coulomb-corners, fig4-drift-dt-rotating-corners.csv) "
-                     "BDF2/Heun, BDF5/Heun: " + "; ".join(f"{dt:g} s: {text(dt)}" for dt in dts)
+                     "BDF2/Heun, BDF5/Heun: " + "; ".join(f"{dt:g} s: {text(dt)}" for dt in sorted(ratios))
                      + f" -- BDF below Heun at dt = {', '.join(below) or 'none'} s.")
     return lines
 
