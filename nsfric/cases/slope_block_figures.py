@@ -8,6 +8,9 @@
   block at 15 deg, delta-approximated DAE friction (Heun) and Cundall-Strack (Heun),
   with and without damping, with the exact references;
 * ``fig3-slope-30deg.png`` / ``.csv``: the same at 30 deg (critical angle 31 deg), grip;
+  the rotating block also ``fig2-slope-15deg-rotating-corners`` and
+  ``fig3-slope-30deg-rotating-corners`` (``.csv``, ``.png``), one frictional contact per
+  corner with and without damping (:mod:`nsfric.cases.slope_block_series`);
 * ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg); the
   rotating block also ``fig4-drift-dt-rotating-corners.csv``, the delta schemes with one
   frictional contact per corner (:mod:`nsfric.cases.slope_block_corners`);
@@ -58,6 +61,10 @@ def plot_time_series(data, alpha, fig_no, caption=(), block=""):
     fig, axes = figure(2, ncol, figsize=(5.0 * ncol, 6.2), sharex=True)
     for j, (key, cur) in enumerate(data.items()):
         for label, s in cur.items():
+            if not len(s["t"]):  # no data (a failed reference): named in this panel's legend, not drawn
+                axes[0, j].plot([], [], " ", label=f"{label}: no data ({s.get('failed', '')})")
+                axes[0, j].legend(fontsize=6)
+                continue
             kw = STYLE.get(label, {})
             axes[0, j].plot(s["t"] * 1e3, s["x_h"] * 1e6, label=label, **kw)
             axes[1, j].plot(s["t"] * 1e3, s["x"] * 1e6, label=label, **kw)
@@ -229,6 +236,12 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                       "events": s["events"][:6], "n_events": len(s["events"])}
                 for lab, s in cur.items()}
             for d, cur in data.items()}
+    if rot:  # Figs 2-3 with one frictional contact per corner (nsfric.cases.slope_block_series)
+        from .slope_block_series import write_figures
+
+        got = write_figures(case, out_dir, table, t_end=t_series, progress=progress, meta=meta0)
+        written += got["written"]
+        summary.update(got["summary"])
     exact = S.exact_drift(case, {"alpha": 15.0}, w4)
     cs = S.exact(case, "cundall-strack", {"alpha": 15.0}, w4[1])
     exact["cs"] = {"drift": S.drift_of(cs.t, cs["x"], w4), "solver": cs.solver}

@@ -82,12 +82,21 @@ DAMPING_BOTH = ((1.0, {"damping": 1.0}), (0.0, {"damping": 0.0}))
 DAMPING_SEPARATE = (("normal+tangential", {}), ("normal only (gt_ratio=0)", {"gt_ratio": 0.0}))
 
 
+def exact_series(case, law, params, t_end) -> dict:
+    """One exact series of Figs 2-3: the Filippov reference on 4001 samples, its events."""
+    sol = exact(case, law, params, t_end, solver="filippov", samples=4001)
+    return {"t": sol.t, "x_h": sol["x_h"], "x": sol["x"], "events": [(e.kind, e.t) for e in sol.events],
+            "law": law, "scheme": f"exact ({sol.solver})"}
+
+
 def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=None,
-                variants=DAMPING_BOTH) -> dict:
+                variants=DAMPING_BOTH, reference=exact_series) -> dict:
     """Horizontal and tangential position against time for each damping variant.
 
-    Returns ``{key: {label: {"t", "x_h", "x", "events"}}}`` for the ``variants``
-    ``(key, params)`` (default: damping 1 and 0).
+    Returns ``{key: {label: {"t", "x_h", "x", "events", "law", "scheme"}}}`` for the
+    ``variants`` ``(key, params)`` (default: damping 1 and 0); a series whose scheme is
+    None is ``reference(case, law, params, t_end)`` (default :func:`exact_series`), a
+    discrete one keeps the run's ``modes`` too.
     """
     out = {}
     for key, extra in variants:
@@ -97,16 +106,13 @@ def time_series(case, alpha, t_end=0.02, dt=DT_PAPER, series=SERIES, progress=No
             if progress:
                 progress(f"{case.name} {alpha:g} deg, damping {key}: {label}")
             if scheme is None:
-                sol = exact(case, law, params, t_end, solver="filippov", samples=4001)
-                cur[label] = {"t": sol.t, "x_h": sol["x_h"], "x": sol["x"],
-                              "events": [(e.kind, e.t) for e in sol.events], "law": law,
-                              "scheme": f"exact ({sol.solver})"}
+                cur[label] = reference(case, law, params, t_end)
             else:
                 res = simulate(case, law, scheme, dt, t_end=t_end, params=params)
                 stride = max(1, len(res.t) // 4000)
                 cur[label] = {"t": res.t[::stride], "x_h": res["x_h"][::stride],
                               "x": res["x"][::stride], "events": [(e["kind"], e["t"]) for e in res.events],
-                              "law": law, "scheme": scheme}
+                              "law": law, "scheme": scheme, "modes": list(res.modes)}
         out[key] = cur
     return out
 

@@ -61,8 +61,85 @@ def _corner_ratios(o) -> dict:
     return corner_ratios([dict(zip(cols, vals)) for vals in zip(*cols.values())])
 
 
+#: the per-corner Figs 2-3 (nsfric.cases.slope_block_series): the DAE scheme and the CS schemes
+CORNER_DAE, CORNER_CS = "DAE delta-Heun", ("CS Heun", "CS viscous Heun")
+
+
+def corner_drift_order(fig2) -> dict:
+    """``{variant: True/False/None}`` of the per-corner Fig 2 numbers (``summary.json``
+    ``fig2_corners``): whether DAE's drift after grip, ``|x(t_end) - x(t_end/2)|``,
+    exceeds that of every CS scheme (None: a series without data)."""
+    out = {}
+    for key, cur in fig2.items():
+        d = [cur[k]["drift"] for k in (CORNER_DAE,) + CORNER_CS]
+        out[key.removeprefix("damping=")] = None if None in d else abs(d[0]) > max(map(abs, d[1:]))
+    return out
+
+
+def corner_grip_claims(fig3) -> dict:
+    """Fig 3's two claims on the per-corner numbers (``fig3_corners``): ``grips``
+    ``{"<series>, <variant>": grip time or None (still sliding)}`` of the DAE and CS
+    schemes; ``cs_later``: with damping every CS scheme grips later than DAE (or never);
+    ``damped_dae_first``: the damped DAE grips before every other configuration -- every
+    CS scheme with every damping and DAE without damping (DAE with the tangential damping
+    off alone is the same run: exact friction has no tangential damping); ``earliest``:
+    the configuration gripping first."""
+    grips = {f"{label}, {key.removeprefix('damping=')}": cur[label]["grip"]
+             for key, cur in fig3.items() for label in (CORNER_DAE,) + CORNER_CS}
+    variants = [k.removeprefix("damping=") for k in fig3]
+    damped, undamped = variants[0], variants[-1]
+    dae = grips[f"{CORNER_DAE}, {damped}"]
+
+    def later(g):
+        return dae is not None and (g is None or g > dae)
+    others = [f"{c}, {v}" for c in CORNER_CS for v in variants] + [f"{CORNER_DAE}, {undamped}"]
+    timed = {k: g for k, g in grips.items() if g is not None}
+    return {"grips": grips, "cs_later": all(later(grips[f"{c}, {damped}"]) for c in CORNER_CS),
+            "damped_dae_first": all(later(grips[k]) for k in others),
+            "earliest": min(timed, key=timed.get) if timed else "none grips"}
+
+
 def _fig4(o, scheme) -> dict:
     return {r["dt"]: r for r in o.json("summary.json")["fig4"]["rows"] if r["scheme"] == scheme}
+
+
+UNDAMPED_NOTE = ("without any damping (damping=0) nothing grips for good: the normal oscillation excited by "
+                 "the start without overlap never decays, corners lift off and each landing slides the block "
+                 "downhill -- the exact reference as far as DAE (tested: from its rest overlap the undamped exact "
+                 "block at 15 deg neither lifts off nor slides)")
+
+
+def corner_series_claims(s, o):
+    """Figs 2-3 with one frictional contact per corner (``summary.json`` ``fig2_corners``,
+    ``fig3_corners``; :mod:`nsfric.cases.slope_block_series`): the paper's two claims."""
+    summary = lambda: o.json("summary.json")  # noqa: E731
+    s.claim("§4, Fig 2, fig2-slope-15deg-rotating-corners.csv", "one contact per corner, 15 deg, with damping: "
+            "|x(20 ms) - x(10 ms)| of DAE delta-Heun against CS Heun and CS viscous Heun [m]",
+            "DAE shows stronger drift far from the critical angle than CS",
+            lambda: {k: summary()["fig2_corners"][f"damping={DAMPED}"][k]["drift"] for k in (CORNER_DAE,) + CORNER_CS},
+            lambda d: corner_drift_order({"damping=x": {k: {"drift": v} for k, v in d.items()}})["x"],
+            reason="with one contact per corner DAE drifts no more than CS after grip",
+            note="also with the tangential damping off; " + UNDAMPED_NOTE)
+    s.claim("§4, Fig 3, fig3-slope-30deg-rotating-corners.csv", "one contact per corner, 30 deg: grip time "
+            "(from when on a corner stays stuck) of DAE delta-Heun and CS Heun / CS viscous Heun with damping "
+            "normal+tangential, normal only, none [s]",
+            "CS shows a later onset of static friction than DAE; the damped DAE has a significantly earlier "
+            "onset than any of the other configurations",
+            lambda: corner_grip_claims(summary()["fig3_corners"])["grips"],
+            lambda g: (lambda c: c["cs_later"] and c["damped_dae_first"])(
+                corner_grip_claims(_as_fig3(g))),
+            reason="with one contact per corner a CS configuration or the undamped DAE grips no later than "
+                   "the damped DAE",
+            note="None: no lasting grip within 20 ms; " + UNDAMPED_NOTE)
+
+
+def _as_fig3(grips) -> dict:
+    """The ``fig3_corners`` layout of ``{"<series>, <variant>": grip}``."""
+    out = {}
+    for k, g in grips.items():
+        label, variant = k.split(", ", 1)
+        out.setdefault(f"damping={variant}", {})[label] = {"grip": g}
+    return out
 
 
 @verdicts_for("slope-block-rotating")
@@ -111,6 +188,7 @@ def slope_block_rotating(out_dir: str) -> list:
             note="with per-corner contacts BDF drifts less than Heun at dt = 5e-6 s, unlike the shared-surface "
                  "block; not at every dt (fig4-drift-dt-rotating-corners.csv: above 1 at 2e-5 s), and BDF5 "
                  "below BDF2 (the paper: BDF2 more accurate); which ingredient makes the difference is not tested")
+    corner_series_claims(s, o)
     s.claim("§4 after Fig 5", "velocity projection on sticking (delta-heun-proj): drift over the Fig 4 window "
             "relative to delta-Heun's, largest over dt",
             "it would be possible to 'fix' the particle by velocity projection",
@@ -135,6 +213,14 @@ captions_for("slope-block-rotating", {
                                   "phases). Look at the growth ~ dt and BDF above Heun (the paper: below; with one "
                                   "contact per corner, the caption's last line, below at 5e-6 s); a "
                                   "diverged scheme is named in the legend, not drawn.",
+    "fig2-slope-15deg-rotating-corners.png": "Krengel & Matuttis Fig 2 with one frictional contact per corner "
+                                             "(unilateral, may lift off): 1 cm at 15 deg, dt = 5e-6 s, 20 ms; "
+                                             "damped, tangential damping off, no damping (columns). Look at the "
+                                             "DAE drift after grip against the resting exact friction and CS, and "
+                                             "at the undamped block hopping downhill (every series, exact too).",
+    "fig3-slope-30deg-rotating-corners.png": "Krengel & Matuttis Fig 3 with one frictional contact per corner: "
+                                             "30 deg; look at the damped DAE gripping first (0.8 ms) and CS later "
+                                             "(several ms); without damping nothing grips for good.",
     "fig5-drift-size-rotating.png": "Krengel & Matuttis Fig 5 with the rotating block: drift against the "
                                     "block size l at dt = 5e-6 s (15 deg, window 0.1-0.3 s). Look at the flat "
                                     "curves: no rise above 0.1 m (BDF) and no U shape (Heun).",

@@ -219,6 +219,7 @@ class PileSolver(PileOptions):
             g_prev = logic.guards(y, mode)
             armed = g_prev > 0
             project = self.project_steps(logic, mode)
+            first = True
             while step.status == "running":
                 t_a = step.t
                 step.step()
@@ -231,9 +232,12 @@ class PileSolver(PileOptions):
                 s_grid = np.linspace(t_a, step.t, self.checks + 1)
                 for s_prev, s in zip(s_grid[:-1], s_grid[1:]):
                     g = logic.guards(d(s), mode)
-                    hit = np.nonzero(armed & (g <= 0))[0]
-                    if len(hit):
-                        return self._located(logic, mode, d, dense, t, y, s_prev, s, hit, stats)
+                    starts = {int(i): s_prev for i in np.nonzero(armed & (g <= 0))[0]}
+                    if first:  # a guard that started at zero may rise and return before this check
+                        starts.update(self._risen(logic, mode, d, t, s, np.nonzero(~armed & (g <= 0))[0]))
+                        first = False
+                    if starts:
+                        return self._located(logic, mode, d, dense, t, y, starts, s, stats)
                     armed |= g > 0
             return Segment(mode, t, step.t, dense, y.copy(), step.y.copy()), None
 
@@ -254,11 +258,34 @@ class PileSolver(PileOptions):
         whose forces amplify rounding) in a mode with stuck contacts."""
         return bool(getattr(logic.model, "project_steps", False)) and STICK in mode
 
+    #: halvings of the first check interval scanned for a guard that started at zero
+    SCAN = 40
+
+    @classmethod
+    def _risen(cls, logic, mode, d, t0, s, idx) -> dict:
+        """``{guard: a}`` for the guards ``idx`` that started the mode at zero (unarmed) and
+        are not positive at the first check ``s`` but were at some ``a`` in ``(t0, s)``:
+        they rose and returned to zero in between (a corner that lifts off and lands again
+        inside one long step of a smooth flight: DOP853 steps over the whole flight, the
+        checks can straddle the corner's short lift).  ``a`` is the latest of the points
+        ``t0 + (s - t0) 2^-k``, ``k = 1..SCAN``, where the guard is positive."""
+        if not len(idx):
+            return {}
+        pts = t0 + (s - t0) * 2.0 ** -np.arange(1, cls.SCAN + 1)
+        out = {}
+        for a in pts:
+            g = logic.guards(d(a), mode)
+            for i in idx:
+                if int(i) not in out and g[i] > 0:
+                    out[int(i)] = float(a)
+        return out
+
     @staticmethod
-    def _located(logic, mode, d, dense, t0, y0, a, b, hit, stats):
-        """The segment up to the first guard root in ``[a, b]`` and the guards firing there."""
+    def _located(logic, mode, d, dense, t0, y0, starts, b, stats):
+        """The segment up to the first guard root and the guards firing there; guard ``i``
+        is searched in ``[starts[i], b]``."""
         roots = {}
-        for i in hit:
+        for i, a in starts.items():
             gi = (lambda s, i=i: logic.guards(d(s), mode)[i])
             roots[int(i)] = brentq(gi, a, b, xtol=1e-300, rtol=4 * np.finfo(float).eps) \
                 if gi(a) > 0 else a

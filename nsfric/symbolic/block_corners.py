@@ -93,7 +93,7 @@ class BlockCorners(ContactModel):
         self.setup(name="slope-block-rotating/coulomb-corners", reference=REFERENCE, params=_params(),
                    bodies=(Body(q, v, S.MASS, S.INERTIA, centre=(S.x, geo.y_c)),), contacts=contacts, law=law,
                    external=(S.MASS * S.G * sp.sin(a), -S.MASS * S.G * sp.cos(a), 0), accel_scale=S.G,
-                   outputs={f"x_t_{i}": X for i, X in zip((1, 2), points)})
+                   outputs={**{f"x_t_{i}": X for i, X in zip((1, 2), points)}, "x_h": S.X_H})
         self.add_outputs({f"m_eff_tan_{i}": self.effective_mass(i - 1) for i in (1, 2)})
 
     def initial_state(self, values: dict) -> np.ndarray:

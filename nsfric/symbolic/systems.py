@@ -170,6 +170,7 @@ y0, vx0 = sp.symbols("y0 vx0", real=True)
 
 MASS = rho * l ** 2                      #: block mass per unit depth [kg/m]
 ALPHA = sp.pi * alpha / 180              #: slope angle [rad]
+X_H = x * sp.cos(ALPHA) + y * sp.sin(ALPHA)  #: horizontal position of the lower face's centre (Figs 2-3)
 GAMMA_N = damping * D * sp.sqrt(Y * MASS)  #: eq 18: normal damping
 K_T = kt_ratio * Y                       #: Table 1: k_t = 2/7 Y
 GAMMA_T = damping * gt_ratio * sp.sqrt(K_T * MASS)  #: Table 1: gamma_t = 1/4 sqrt(k_t m_eff,tan)
@@ -207,7 +208,7 @@ def slope_block(law: str):
         tangential = T.coulomb_static(params=())
     else:
         tangential = T.cundall_strack(k=K_T, gamma=GAMMA_T, params=())
-    outputs = {"x_h": x * sp.cos(ALPHA) + y * sp.sin(ALPHA)}  # horizontal position of the contact face
+    outputs = {"x_h": X_H}  # horizontal position of the contact face
     return couple(SLOPE, normal=SLOPE_NORMAL, tangential=tangential, name=f"slope-block/{law}",
                   params=_slope_params(), outputs=outputs, reference=f"{SLOPE_REFERENCE}; {tangential.reference}")
 
@@ -261,7 +262,7 @@ def slope_block_rotating(law: str):
     damping, or the instantaneous ``-gamma_t v``)."""
     tangential = slope_tangential(law, GAMMA_T_ROT)
     kin = SLOPE_ROT
-    outputs = {"x_h": x * sp.cos(ALPHA) + y * sp.sin(ALPHA),
+    outputs = {"x_h": X_H,
                "F_n1": kin.corner_force(1), "F_n2": kin.corner_force(2),
                "d_1": kin.depth(1)[0], "d_2": kin.depth(2)[0],
                "v_t": kin.tangential_velocity, "m_eff_tan": kin.effective_mass()}
