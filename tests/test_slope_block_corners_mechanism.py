@@ -130,6 +130,8 @@ def test_caption_and_verdict_state_the_reason_from_the_rows(tmp_path, rows):
                                                for s in ("delta-bdf2", "delta-bdf5")) in line
     assert "stick in step 1 of the landing" in line and "not phase noise" in line
     assert fig4_corners_mechanism_caption([r for r in rows if r["dt"] == 2e-5]) == []
+    later = [dict(r, stick_step=3) if r["dt"] == 2e-5 else r for r in rows]
+    assert "no sliding state" not in corners_mechanism_reason(later)
     noisy = [dict(r, ratio4_max=1.2) if r["variant"] == "plain" else r for r in rows]
     assert "within phase noise" in corners_mechanism_reason(noisy)
     write_csv_with_sidecar(str(tmp_path / "drift-mechanism-corners.csv"), _rows_columns(rows, M.COLUMNS), {})

@@ -181,9 +181,11 @@ def _corner_reason_parts(rows) -> list:
              f"continuation removes more (while stuck {float(p5.get('stuck_part', float('nan'))):.2g} m against "
              f"{float(p.get('stuck_part', float('nan'))):.2g} m)"]
     if late:
-        parts.append(f"at 2e-5 s the corners stick in step {float(late['stick_step']):.0f} of the landing, so BDF's "
-                     f"history holds no sliding state and the ratio {q(2e-5, 'plain')} is its RK4 start's residual "
-                     f"against Heun's (BDF started by Heun: {q(2e-5, 'BDF started by Heun')}; history restarted: "
+        step = float(late["stick_step"])
+        why = ("so BDF's history holds no sliding state and the ratio {} is its RK4 start's residual against Heun's"
+               if step <= 1 else "ratio {}")
+        parts.append(f"at 2e-5 s the corners stick in step {step:.0f} of the landing, " + why.format(q(2e-5, "plain"))
+                     + f" (BDF started by Heun: {q(2e-5, 'BDF started by Heun')}; history restarted: "
                      f"{q(2e-5, 'history restarted on sticking')})")
     return parts
 
