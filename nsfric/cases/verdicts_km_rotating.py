@@ -99,6 +99,20 @@ def corner_grip_claims(fig3) -> dict:
             "earliest": min(timed, key=timed.get) if timed else "none grips"}
 
 
+def _corners_reason(o) -> str:
+    """The tested reason of the per-corner BDF/Heun ratios, from drift-mechanism-corners.csv
+    (:func:`~nsfric.cases.slope_block_table.corners_mechanism_reason`)."""
+    from .slope_block_table import corners_mechanism_reason
+    from .verdicts import _MISSING
+
+    try:
+        cols = o.csv("drift-mechanism-corners.csv")
+        reason = corners_mechanism_reason([dict(zip(cols, vals)) for vals in zip(*cols.values())])
+        return reason or "not evaluated, drift-mechanism-corners.csv has no plain rows at dt = 5e-6 s"
+    except _MISSING as e:
+        return f"not evaluated, drift-mechanism-corners.csv missing or unreadable ({type(e).__name__})"
+
+
 def _fig4(o, scheme) -> dict:
     return {r["dt"]: r for r in o.json("summary.json")["fig4"]["rows"] if r["scheme"] == scheme}
 
@@ -187,7 +201,8 @@ def slope_block_rotating(out_dir: str) -> list:
             reason="with one contact per corner BDF drifts at least as much as Heun at the paper's step",
             note="with per-corner contacts BDF drifts less than Heun at dt = 5e-6 s, unlike the shared-surface "
                  "block; not at every dt (fig4-drift-dt-rotating-corners.csv: above 1 at 2e-5 s), and BDF5 "
-                 "below BDF2 (the paper: BDF2 more accurate); which ingredient makes the difference is not tested")
+                 "below BDF2 (the paper: BDF2 more accurate). Why (drift-mechanism-corners.csv): "
+                 + _corners_reason(o))
     corner_series_claims(s, o)
     s.claim("§4 after Fig 5", "velocity projection on sticking (delta-heun-proj): drift over the Fig 4 window "
             "relative to delta-Heun's, largest over dt",

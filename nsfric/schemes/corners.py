@@ -120,8 +120,14 @@ def _events(t, old: str, new: str) -> list:
     return out
 
 
-def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps):
-    """``integrator`` plus per-corner exact friction (see the module): ``(t, Y, info)``."""
+def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, early_stick: bool = True):
+    """``integrator`` plus per-corner exact friction (see the module): ``(t, Y, info)``.
+
+    ``early_stick`` (default True): a sliding corner also enters sticking when
+    ``|v_t| <= h mu F_n/m_eff,tan`` (the module's early-stick rule); False: only when its
+    ``v_t`` reached or crossed 0 within the step, as the single contact of
+    :mod:`nsfric.schemes.delta` (an ingredient switch of
+    :mod:`nsfric.cases.slope_block_corners_mechanism`)."""
     u = np.asarray(u0, dtype=float)
     fld = CornerDeltaField(forces, np.zeros(forces.K, dtype=bool))
     rates, info = fld.evaluate(u)
@@ -143,7 +149,9 @@ def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps):
                 break
             ev = fld.evaluate(u1)
             info = ev[1]
-            crossed = (g0 * info["v_t"] <= 0) | (np.abs(info["v_t"]) <= h * info["brake"])
+            crossed = g0 * info["v_t"] <= 0
+            if early_stick:
+                crossed |= np.abs(info["v_t"]) <= h * info["brake"]
             for gs in fld.stage_g:
                 crossed |= g0 * gs <= 0
             inband = (info["lam"] >= 0) & (info["lam"] <= 1)

@@ -50,7 +50,18 @@ class CornerForces:
         Coordinates per state half (``len(q)``) and contacts.
     Minv, gravity : ndarray
         ``M^-1`` (diagonal) and ``f_ext``.
+    sweeps : int
+        Gauss-Seidel passes over the stuck contacts per evaluation (default
+        :data:`SWEEPS`).
+    strongest_first : bool
+        Whether the stuck contacts are balanced in order of decreasing normal force
+        (default True, see the module) or increasing (the weakest bound first).  These
+        two are switched only to measure their effect
+        (:mod:`nsfric.cases.slope_block_corners_mechanism`).
     """
+
+    sweeps = SWEEPS
+    strongest_first = True
 
     def __init__(self, model, values: dict):
         self.model = model
@@ -107,8 +118,9 @@ class CornerForces:
             F_t[k] = F_I if v_t[k] > 0 else F_II
             f = f + c["J_t"][k] * F_t[k]
         meff = self._meff(u, self.p)
-        order = sorted(np.nonzero(on)[0], key=lambda k: -F_n[k])  # the strongest bound first
-        for _ in range(SWEEPS if order else 0):
+        sign = -1.0 if self.strongest_first else 1.0
+        order = sorted(np.nonzero(on)[0], key=lambda k: sign * F_n[k])  # the strongest bound first
+        for _ in range(self.sweeps if order else 0):
             for k in order:
                 f, F_t[k], lam[k] = self._constrain(f, c, k, F_t[k], F_n[k], meff[k])
         brake = np.zeros(K)
