@@ -27,12 +27,15 @@ try:
             return builder.fma(*args)
         return types.float64(types.float64, types.float64, types.float64), codegen
 except ImportError:  # the same code, interpreted
+    import math
     from fractions import Fraction
 
     def njit(*args, **kw):
         return args[0] if args and callable(args[0]) else (lambda f: f)
 
     def fma(a, b, c):
+        if not all(math.isfinite(v) for v in (a, b, c)):
+            return a * b + c
         return float(Fraction(a) * Fraction(b) + Fraction(c))
 
 '''
