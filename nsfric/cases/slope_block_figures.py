@@ -258,7 +258,7 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     if rot:  # Fig 5 with one frictional contact per corner (nsfric.cases.slope_block_corners)
         from .slope_block_corners import fig5_caption_line, write_fig5
 
-        rows5c = write_fig5(case, stem + "-corners.csv", meta0, sizes, w5, progress)
+        rows5c = write_fig5(case, stem + "-corners.csv", meta0, window=w5, progress=progress)  # its own sizes
         written.append(stem + "-corners.csv")
         summary["fig5_corners"] = {"window": w5, "rows": rows5c}
     fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5)
