@@ -96,15 +96,17 @@ def _integrator(scheme: str, variant: str):
 
 
 def _freeze_rotation(forces: CornerForces, itheta: int):
-    """``theta`` held (``M^-1`` of it 0) and eq 21's ``m_eff,tan`` of the frozen block
-    (``1/(J_t M^-1 J_t^T)``), so that eq 22 balances the translating corners."""
-    forces.Minv = np.array(forces.Minv, copy=True)
-    forces.Minv[itheta] = 0.0
+    """``theta`` held (``M^-1`` of it 0); returns ``meff(u)``: eq 21's ``m_eff,tan`` of the
+    frozen block at ``u`` (``1/(J_t M^-1 J_t^T)``, constant while ``theta`` is held), so
+    that eq 22 balances the translating corners (set as ``forces.meff_fixed`` per run)."""
+    forces.Minv_b = np.array(forces.Minv_b, copy=True)
+    forces.Minv_b[itheta] = 0.0
+    forces.Minv = forces.Minv_b[:, 0]
 
-    def meff(u, p):
-        J = contact_quantities(forces.model, u, p)["J_t"]
+    def meff(u):
+        J = contact_quantities(forces.model, u, forces.p)["J_t"]
         return 1.0 / np.einsum("ki,i,ki->k", J, forces.Minv, J)
-    forces._meff = meff
+    return meff
 
 
 def corner_phase_runs(case, scheme: str, dt: float, variant: str = "plain", n_phases: int = N_PHASES,
@@ -122,12 +124,14 @@ def corner_phase_runs(case, scheme: str, dt: float, variant: str = "plain", n_ph
     forces.sweeps = 1 if variant == "1 Gauss-Seidel pass" else forces.sweeps
     forces.strongest_first = variant != "weakest corner first"
     if variant == "rotation frozen":
-        _freeze_rotation(forces, model.state_names.index("theta"))
+        frozen_meff = _freeze_rotation(forces, model.state_names.index("theta"))
         U = np.array(U, copy=True)
         U[model.state_names.index("omega")] = 0.0
     n = int(round(t_end / dt))
     out = {k: [] for k in ("stick_step", "v_stick", "v_held", "both_stuck")}
     for j in range(U.shape[1]):
+        if variant == "rotation frozen":
+            forces.meff_fixed = frozen_meff(U[:, j])
         _, Y, info = integrate_exact(forces, _integrator(scheme, variant), 0.0, U[:, j], dt, n,
                                      early_stick=variant != "early-stick rule off")
         modes = info["modes"]

@@ -15,7 +15,8 @@
   rotating block also ``fig4-drift-dt-rotating-corners.csv``, the delta schemes with one
   frictional contact per corner (:mod:`nsfric.cases.slope_block_corners`);
 * ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
-  delta-Heun, delta-BDF2 and delta-BDF5;
+  delta-Heun, delta-BDF2 and delta-BDF5; the rotating block also
+  ``fig5-drift-size-rotating-corners.csv``, with one frictional contact per corner;
 * ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude (the
   rotating block also the exact 35 deg slide acceleration, ``slide35``).
 """
@@ -276,7 +277,15 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
                                                    "stick_time")),
                            dict(meta0, figure=5, alpha=15.0, dt=S.DT_PAPER, window=w5, n_phases=n_phases))
-    fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5), block)
+    rows5c = ()
+    if rot:  # Fig 5 with one frictional contact per corner (nsfric.cases.slope_block_corners)
+        from .slope_block_corners import fig5_caption_line, write_fig5
+
+        rows5c = write_fig5(case, stem + "-corners.csv", meta0, window=w5, progress=progress)  # its own sizes
+        written.append(stem + "-corners.csv")
+        summary["fig5_corners"] = {"window": w5, "rows": rows5c}
+    fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5)
+                          + (fig5_caption_line(rows5c) if rot else []), block)
     written += [stem + ".csv", save(fig, stem + ".png")]
     summary.update(fig4={"window": w4, "n_phases": n_phases, "exact": exact, "rows": rows4},
                    fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)

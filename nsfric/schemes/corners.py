@@ -28,6 +28,12 @@ corner: the rotating block of law ``coulomb-corners`` and its spring variants
   to 0 (open corner) are the assignment's adjustment (Führer et al. eq 3, as
   :class:`~nsfric.schemes.field.DiscreteField` adjusts the shared-surface law).
 
+:func:`integrate_batch` steps a batch of members (states and parameters along a last
+axis: sizes, grid phases, angles) at once: the scheme's own step on arrays, the forces
+compiled member by member (:mod:`nsfric.symbolic.corner_kernel`), every stick/slip flag
+and decision per member, so each member equals its run alone bit for bit (tested);
+:func:`integrate_exact` is a batch of one.
+
 Every row's mode has one character per corner (``o`` open, ``s`` stuck, ``+``/``-``
 sliding), the modes of :class:`~nsfric.symbolic.contacts.ContactModel`.
 """
@@ -105,9 +111,17 @@ class CornerSpringField(RateField):
         return u_new, len(s) > 0
 
 
-def _mode(closed, stuck, v_t) -> str:
-    return "".join(OPEN if not c else STICK if s else SLIP_PLUS if g >= 0 else SLIP_MINUS
-                   for c, s, g in zip(closed, stuck, v_t))
+#: mode codes of a batch run (``integrate_batch``'s ``codes``) and their characters
+CODE_CHARS = (OPEN, STICK, SLIP_PLUS, SLIP_MINUS)
+
+
+def _codes(closed, stuck, v_t):
+    """Mode codes (K, B): 0 open, 1 stuck, 2 sliding ``+`` (``v_t >= 0``), 3 sliding ``-``."""
+    return np.where(~closed, 0, np.where(stuck, 1, np.where(v_t >= 0, 2, 3))).astype(np.int8)
+
+
+def _mode(codes) -> str:
+    return "".join(CODE_CHARS[c] for c in codes)
 
 
 def _events(t, old: str, new: str) -> list:
@@ -120,34 +134,47 @@ def _events(t, old: str, new: str) -> list:
     return out
 
 
-def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, early_stick: bool = True):
-    """``integrator`` plus per-corner exact friction (see the module): ``(t, Y, info)``.
+def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_stick: bool = True):
+    """``integrator`` plus per-corner exact friction (see the module) for a batch of
+    members (``U0`` (2n, B), parameters ``forces``' members), all stepped at once:
+    ``(t, Y, info)`` with ``Y`` (2n, B, n_steps + 1) and ``info`` = ``codes`` (K, B,
+    n_steps + 1; :data:`CODE_CHARS`, -1 after a member diverged), ``events`` and
+    ``termination`` (per member), ``steps`` (per member), ``nfev`` (batch evaluations).
+    Every decision is taken member by member, so a member's rows equal its run alone
+    (:func:`integrate_exact`), bit for bit.
 
     ``early_stick`` (default True): a sliding corner also enters sticking when
     ``|v_t| <= h mu F_n/m_eff,tan`` (the module's early-stick rule); False: only when its
     ``v_t`` reached or crossed 0 within the step, as the single contact of
     :mod:`nsfric.schemes.delta` (an ingredient switch of
     :mod:`nsfric.cases.slope_block_corners_mechanism`)."""
-    u = np.asarray(u0, dtype=float)
-    fld = CornerDeltaField(forces, np.zeros(forces.K, dtype=bool))
-    rates, info = fld.evaluate(u)
+    U = np.array(U0, dtype=float)
+    B = U.shape[1]
+    fld = CornerDeltaField(forces, np.zeros((forces.K, B), dtype=bool))
+    rates, info = fld.evaluate(U)
     lam = info["lam"]
     fld.stuck = info["closed"] & (info["v_t"] == 0) & (lam >= 0) & (lam <= 1)
-    ev = fld.evaluate(u) if fld.stuck.any() else (rates, info)
-    fld.prime(u, ev)
-    Y = np.full((len(u), n_steps + 1), np.nan)
-    Y[:, 0] = u
-    modes = [_mode(info["closed"], fld.stuck, info["v_t"])]
-    events, termination, last = [], "reached t_end", n_steps
-    hist = integrator.start(fld, t0, u, h)
+    ev = fld.evaluate(U) if fld.stuck.any() else (rates, info)
+    fld.prime(U, ev)
+    Y = np.full(U.shape + (n_steps + 1,), np.nan)
+    Y[:, :, 0] = U
+    codes = np.full((forces.K, B, n_steps + 1), -1, dtype=np.int8)
+    codes[:, :, 0] = _codes(info["closed"], fld.stuck, info["v_t"])
+    events, termination = [[] for _ in range(B)], ["reached t_end"] * B
+    steps, alive = np.full(B, n_steps), np.ones(B, dtype=bool)
+    hist = integrator.start(fld, t0, U, h)
     with np.errstate(all="ignore"):
         for i in range(n_steps):
             g0 = fld._ev[1]["v_t"]
-            u1, hist = integrator.step(fld, t0 + i * h, u, h, hist)
-            if not np.all(np.isfinite(u1)):
-                termination, last = f"diverged at t = {t0 + (i + 1) * h:.6g}", i + 1
-                break
-            ev = fld.evaluate(u1)
+            U1, hist = integrator.step(fld, t0 + i * h, U, h, hist)
+            dead = alive & ~np.all(np.isfinite(U1), axis=0)
+            if dead.any():
+                for b in np.nonzero(dead)[0]:
+                    termination[b], steps[b] = f"diverged at t = {t0 + (i + 1) * h:.6g}", i + 1
+                alive &= ~dead
+                if not alive.any():
+                    break
+            ev = fld.evaluate(U1)
             info = ev[1]
             crossed = g0 * info["v_t"] <= 0
             if early_stick:
@@ -158,16 +185,28 @@ def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, early_
             stuck = info["closed"] & ((fld.stuck & inband) | (~fld.stuck & crossed & inband))
             if np.any(stuck != fld.stuck):
                 fld.stuck = stuck
-                ev = fld.evaluate(u1)
-            fld.prime(u1, ev)
-            u = u1
-            Y[:, i + 1] = u
-            modes.append(_mode(ev[1]["closed"], stuck, ev[1]["v_t"]))
-            if modes[-1] != modes[-2]:
-                events += _events(t0 + (i + 1) * h, modes[-2], modes[-1])
-    modes += [None] * (n_steps + 1 - len(modes))
-    return t0 + h * np.arange(n_steps + 1), Y, {"events": events, "termination": termination,
-                                                 "steps": last, "modes": modes, "nfev": fld.n_rhs}
+                ev = fld.evaluate(U1)
+            fld.prime(U1, ev)
+            U = U1
+            Y[:, alive, i + 1] = U[:, alive]
+            codes[:, alive, i + 1] = _codes(ev[1]["closed"], stuck, ev[1]["v_t"])[:, alive]
+            changed = alive & np.any(codes[:, :, i + 1] != codes[:, :, i], axis=0)
+            for b in np.nonzero(changed)[0]:
+                events[b] += _events(t0 + (i + 1) * h, _mode(codes[:, b, i]), _mode(codes[:, b, i + 1]))
+    return t0 + h * np.arange(n_steps + 1), Y, {"codes": codes, "events": events, "termination": termination,
+                                                "steps": steps, "nfev": fld.n_rhs}
+
+
+def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, early_stick: bool = True):
+    """One member (``u0`` (2n,), ``forces``' first member) of :func:`integrate_batch`:
+    ``(t, Y, info)`` with ``info["modes"]`` the rows' mode strings (None after a
+    divergence)."""
+    t, Y, info = integrate_batch(forces, integrator, t0, np.asarray(u0, dtype=float)[:, None], h, n_steps,
+                                 early_stick)
+    codes = info["codes"][:, 0]
+    modes = [_mode(codes[:, j]) if codes[0, j] >= 0 else None for j in range(codes.shape[1])]
+    return t, Y[:, 0], {"events": info["events"][0], "termination": info["termination"][0],
+                        "steps": int(info["steps"][0]), "modes": modes, "nfev": info["nfev"]}
 
 
 def integrate_springs(forces: CornerForces, scheme, t0, u0, h, n_steps):

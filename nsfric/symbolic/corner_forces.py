@@ -35,101 +35,91 @@ import numpy as np
 
 from .codegen import generate
 from .contacts import OPEN, SLIP_MINUS, SLIP_PLUS, STICK, contact_quantities, external_force, mass_vector
-from .km_heap import coulomb_expressions
 
 #: Gauss-Seidel passes over the stuck contacts per evaluation
 SWEEPS = 2
 
 
 class CornerForces:
-    """The per-contact forces of ``model`` at parameter ``values`` (see the module).
+    """The per-contact forces of ``model`` at parameter ``values`` (see the module): one
+    dict, or a sequence of dicts for a batch of members (:meth:`exact` then takes states
+    with the members along the last axis).
 
     Attributes
     ----------
-    n, K : int
-        Coordinates per state half (``len(q)``) and contacts.
+    n, K, B : int
+        Coordinates per state half (``len(q)``), contacts and members.
     Minv, gravity : ndarray
-        ``M^-1`` (diagonal) and ``f_ext``.
+        ``M^-1`` (diagonal) and ``f_ext`` of the first member; ``P``, ``Minv_b``,
+        ``gravity_b``, ``mu_b``: the parameter vectors, ``M^-1``, ``f_ext`` and ``mu``
+        of every member (last axis B).
     sweeps : int
         Gauss-Seidel passes over the stuck contacts per evaluation (default
         :data:`SWEEPS`).
     strongest_first : bool
         Whether the stuck contacts are balanced in order of decreasing normal force
-        (default True, see the module) or increasing (the weakest bound first).  These
-        two are switched only to measure their effect
+        (default True, see the module) or increasing (the weakest bound first).
+    meff_fixed : ndarray or None
+        ``m_eff,tan`` per contact (K,) used instead of eq 21's where given (default None).
+        These three are switched only to measure their effect
         (:mod:`nsfric.cases.slope_block_corners_mechanism`).
     """
 
     sweeps = SWEEPS
     strongest_first = True
+    meff_fixed = None
 
-    def __init__(self, model, values: dict):
+    def __init__(self, model, values):
+        members = [dict(values)] if isinstance(values, dict) else [dict(v) for v in values]
+        if not members:
+            raise ValueError("values must hold at least one member's parameters, got none")
         self.model = model
-        self.values = dict(values)
-        self.p = model.param_vector(self.values)
-        self.n, self.K = model.n, model.K
-        self.Minv = 1.0 / mass_vector(model, self.values)
-        self.gravity = external_force(model, self.values)
-        self.mu = float(self.values["mu"])
+        self.values = members[0]
+        self.n, self.K, self.B = model.n, model.K, len(members)
+        self.P = np.stack([model.param_vector(v) for v in members], axis=1)
+        self.Minv_b = np.stack([1.0 / mass_vector(model, v) for v in members], axis=1)
+        self.gravity_b = np.stack([external_force(model, v) for v in members], axis=1)
+        self.mu_b = np.array([float(v["mu"]) for v in members])
+        self.p, self.Minv, self.gravity, self.mu = self.P[:, 0], self.Minv_b[:, 0], self.gravity_b[:, 0], self.mu_b[0]
         args = (model.states, [p.symbol for p in model.params])
-        self._meff = generate([model.effective_mass(k) for k in range(self.K)], args, "math")
-        exprs, cargs = coulomb_expressions()
-        self._coulomb = generate(exprs, [cargs], "math")
+        self._kernel = None
         spring = getattr(model, "spring_exprs", None)
         self._spring = generate(spring, args, "math") if spring else None
 
     def normal(self, u):
         """``(c, closed, F_n, f)``: the contact quantities, the closed contacts, their
-        repulsive forces (0 where open) and the generalized force of gravity and of them."""
+        repulsive forces (0 where open) and the generalized force of gravity and of them
+        (``u`` one state of the first member)."""
         c = contact_quantities(self.model, u, self.p)
         closed = (c["xi"] >= 0) & (c["F_n"] > 0)
         F_n = np.where(closed, c["F_n"], 0.0)
         return c, closed, F_n, self.gravity - c["J_n"].T @ F_n
 
-    def coulomb(self, f_ext, F_n):
-        """``(F_I, F_II, lam)``: the slip forces of ``v_t > 0`` and ``v_t < 0`` and eq 13."""
-        F_I, F_II, lam = self._coulomb([f_ext, F_n, self.mu])
-        return float(F_I), float(F_II), float(lam)
-
-    def _constrain(self, f, c, k, F_old, F_n, meff, apply=True):
-        """Contact ``k``'s eq 9 force against eq 22's ``f_ext`` under ``f`` less its own
-        force ``F_old``: ``(f, F_t, lam)``."""
-        J = c["J_t"][k]
-        f0 = f - J * F_old
-        f_ext = meff * (J @ (self.Minv * f0) + c["c_t"][k])  # eq 22
-        F_I, F_II, lam = self.coulomb(f_ext, F_n)
-        if not apply:
-            return f, F_old, lam
-        F = (1 - lam) * F_I + lam * F_II if 0 <= lam <= 1 else (F_I if lam < 0 else F_II)
-        return f0 + J * F, F, lam
-
     def exact(self, u, stuck):
-        """Exact static friction per contact under the stuck flags ``stuck`` (K,):
-        ``(rates, info)`` with ``info`` = ``closed, v_t, lam, F_n, F_t`` and ``brake``
-        (``mu F_n/m_eff,tan``: the deceleration the contact's dynamic friction alone
-        gives it) (K,) each."""
-        n, K = self.n, self.K
-        c, closed, F_n, f = self.normal(u)
-        v_t = c["v_t"]
-        on = closed & (np.asarray(stuck, dtype=bool) | (v_t == 0))
-        F_t, lam = np.zeros(K), np.full(K, np.nan)
-        for k in np.nonzero(closed & ~on)[0]:
-            F_I, F_II, _ = self.coulomb(0.0, F_n[k])
-            F_t[k] = F_I if v_t[k] > 0 else F_II
-            f = f + c["J_t"][k] * F_t[k]
-        meff = self._meff(u, self.p)
-        sign = -1.0 if self.strongest_first else 1.0
-        order = sorted(np.nonzero(on)[0], key=lambda k: sign * F_n[k])  # the strongest bound first
-        for _ in range(self.sweeps if order else 0):
-            for k in order:
-                f, F_t[k], lam[k] = self._constrain(f, c, k, F_t[k], F_n[k], meff[k])
-        brake = np.zeros(K)
-        for k in np.nonzero(closed)[0]:  # whether a sliding contact may enter sticking
-            brake[k] = abs(self.coulomb(0.0, F_n[k])[0]) / meff[k]
-            if not on[k]:
-                lam[k] = self._constrain(f, c, k, F_t[k], F_n[k], meff[k], apply=False)[2]
-        rates = np.concatenate([u[n:2 * n], self.Minv * f])
-        return rates, {"closed": closed, "v_t": v_t, "lam": lam, "F_n": F_n, "F_t": F_t, "brake": brake}
+        """Exact static friction per contact under the stuck flags ``stuck`` (K,) or (K, B)
+        for the state ``u`` (2n,) or the batch's states (2n, B): ``(rates, info)`` with
+        ``info`` = ``closed, v_t, lam, F_n, F_t`` and ``brake`` (``mu F_n/m_eff,tan``: the
+        deceleration the contact's dynamic friction alone gives it), (K,) or (K, B) each.
+        Compiled (:mod:`nsfric.symbolic.corner_kernel`), member by member: a member's
+        numbers do not depend on the others in the batch; the Gauss-Seidel order is each
+        member's own."""
+        single = np.ndim(u) == 1
+        U = np.asarray(u, dtype=float).reshape(len(u), -1)
+        stuck = np.asarray(stuck, dtype=bool).reshape(self.K, -1)
+        B, K = U.shape[1], self.K
+        if self._kernel is None:
+            from .corner_kernel import kernel
+
+            self._kernel = kernel(self.model).exact_batch
+        rates = np.empty_like(U)
+        closed = np.empty((K, B), dtype=bool)
+        v_t, lam, F_n, F_t, brake = (np.empty((K, B)) for _ in range(5))
+        fixed = np.full((K, B), np.nan) if self.meff_fixed is None else \
+            np.repeat(np.asarray(self.meff_fixed, dtype=float).reshape(K, 1), B, axis=1)
+        self._kernel(U, stuck, self.P, self.Minv_b, self.gravity_b, self.mu_b, int(self.sweeps),
+                     bool(self.strongest_first), fixed, rates, closed, v_t, lam, F_n, F_t, brake)
+        info = {"closed": closed, "v_t": v_t, "lam": lam, "F_n": F_n, "F_t": F_t, "brake": brake}
+        return (rates[:, 0], {k: v[:, 0] for k, v in info.items()}) if single else (rates, info)
 
     def springs(self, u):
         """A spring law per contact (the model's ``spring_exprs``; springs ``u[2n:]``):
