@@ -51,13 +51,13 @@ def exact_batch(U, stuck, P, Minv, grav, mu, sweeps, strongest, meff_fixed, rate
     f0 = _np.empty(n)
     on = _np.zeros(K, dtype=_np.bool_)
     order = _np.empty(K, dtype=_np.int64)
+    me = _np.empty(K)
     for b in range(B):
         u = U[:, b]
         q = quantities(u, P[:, b])
-        me = meff(u, P[:, b])
+        me21 = meff(u, P[:, b])
         for k in range(K):  # a fixed m_eff,tan (an ingredient switch), else eq 21's
-            if not _np.isnan(meff_fixed[k, b]):
-                me[k] = meff_fixed[k, b]
+            me[k] = me21[k] if _np.isnan(meff_fixed[k, b]) else meff_fixed[k, b]
         for k in range(K):
             closed[k, b] = q[k] >= 0 and q[K + k] > 0
             F_n[k, b] = q[K + k] if closed[k, b] else 0.0
