@@ -75,6 +75,25 @@ def test_no_marker_where_there_is_no_data():
     assert_diverged_named_beside_the_data(fig, "delta-heun: diverged at l = 0.001")
 
 
+def test_exact_rows_name_their_solver_and_a_size_without_data():
+    """Fig 5's exact line names the solvers of its rows (the per-corner rows: the
+    event-driven reference, IDA only where it fails) and a size where both failed is named,
+    not drawn."""
+    from nsfric.cases.slope_block_figures import plot_drift_size
+
+    nan = float("nan")
+    rows = [{"integrator": "exact", "scheme": s, "l": l, "drift": d, "mean_abs": d, "min_abs": d, "max_abs": d}
+            for s, l, d in (("exact (filippov)", 0.001, 1e-20), ("exact (ida and filippov failed)", 0.002, nan),
+                            ("exact (filippov)", 0.01, 2e-17))]
+    ax = plot_drift_size(rows, (0.1, 0.3), 5e-6, caption=["c"]).axes[0]
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any("exact static friction (filippov, ida and filippov failed): max drift 2e-17 m" in t for t in texts)
+    assert any("no data at l = 0.002" in t for t in texts)
+    xs = np.concatenate([np.asarray(line.get_xdata(), dtype=float)[np.isfinite(line.get_ydata())]
+                         for line in ax.lines])
+    assert 0.002 not in xs
+
+
 def assert_diverged_named_beside_the_data(fig, note):
     """The diverged point is named in the legend (no handle), nothing is written over the
     axes, and the legend lies beside the axes: it hides neither data nor the note."""

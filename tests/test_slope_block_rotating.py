@@ -140,6 +140,7 @@ def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
                  "fig5-drift-size-rotating"):
         assert {stem + ".png", stem + ".csv"} <= names
     assert {"table1.csv", "drift-mechanism.csv", "drift-mechanism-corners.csv"} <= names
+    assert {"fig5-drift-size-rotating-corners.csv", "fig5-drift-size-rotating-corners.png"} <= names
     text = (tmp_path / "table1.csv").read_text()
     assert "critical angle" in text and "30.96375653" in text
     mech = (tmp_path / "drift-mechanism.csv").read_text().splitlines()

@@ -16,7 +16,7 @@
   frictional contact per corner (:mod:`nsfric.cases.slope_block_corners`);
 * ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
   delta-Heun, delta-BDF2 and delta-BDF5; the rotating block also
-  ``fig5-drift-size-rotating-corners.csv``, with one frictional contact per corner;
+  ``fig5-drift-size-rotating-corners.csv`` (and ``.png``), with one frictional contact per corner;
 * ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude (the
   rotating block also the exact 35 deg slide acceleration, ``slide35``).
 """
@@ -154,10 +154,15 @@ def plot_drift_size(rows, window, dt, caption=(), block=""):
     marks = {"heun": "o", "bdf2": "s", "bdf5": "^"}
     for k, integ in enumerate(dict.fromkeys(r["integrator"] for r in rows)):
         rs = [r for r in rows if r["integrator"] == integ]
-        if integ == "exact":
+        if integ == "exact":  # the solvers the rows name (IDA, or Filippov where IDA failed)
             d = np.array([abs(r["drift"]) for r in rs])
+            solvers = ", ".join(dict.fromkeys(r.get("scheme", "exact (ida)").removeprefix("exact ").strip("()")
+                                              for r in rs))
+            top = f"max drift {np.nanmax(d):.1g} m" if np.isfinite(d).any() else "no data"
             ax.loglog([r["l"] for r in rs], np.maximum(d, FLOOR), "k--", marker="x", ms=4,
-                      label=f"exact static friction (IDA): max drift {d.max():.1g} m")
+                      label=f"exact static friction ({solvers}): {top}")
+            for l in (r["l"] for r, v in zip(rs, d) if not np.isfinite(v)):
+                ax.plot([], [], " ", label=f"exact static friction: no data at l = {l:g}")
             continue
         _drift_lines(ax, [r["l"] for r in rs], rs, f"C{k}", f"delta-{integ}", marks.get(integ, "o"), "l")
     ax.set_xlabel("block size l [m]")
@@ -287,6 +292,13 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5)
                           + (fig5_caption_line(rows5c) if rot else []), block)
     written += [stem + ".csv", save(fig, stem + ".png")]
+    if rot:  # the per-corner rows drawn on their own
+        from .verdicts_km_rotating import CORNER_SIZE_REASON
+
+        why = f"Why (tested, tests/test_corner_fig5.py): {CORNER_SIZE_REASON}."
+        fig = plot_drift_size(rows5c, w5, S.DT_PAPER, [table] + fig5_caption_line(rows5c) + [why],
+                              " (rotating block, one contact per corner)")
+        written.append(save(fig, stem + "-corners.png"))
     summary.update(fig4={"window": w4, "n_phases": n_phases, "exact": exact, "rows": rows4},
                    fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)
     if progress:
