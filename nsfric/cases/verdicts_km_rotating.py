@@ -305,4 +305,8 @@ captions_for("slope-block-rotating", {
                                     "curves: no rise above 0.1 m (BDF) and no U shape (Heun); the caption's "
                                     "last line gives the per-corner drifts (one contact per corner), whose "
                                     "shape is set by omega_n dt.",
+    "fig5-drift-size-rotating-corners.png": "Krengel & Matuttis Fig 5 with one frictional contact per corner "
+                                            "(15 deg, dt = 5e-6 s, 1 mm to 1 m, 8 grid phases). Look at Heun's U "
+                                            "shape (least at 2 mm), BDF rising above 0.1 m but also at 1 mm, where "
+                                            "BDF5 loses stability, and the exact block's own rocking at 1 m.",
 })
