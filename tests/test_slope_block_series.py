@@ -152,3 +152,14 @@ def test_figures_are_written_and_a_failed_reference_has_no_rows(tmp_path):
     damped = res["summary"]["fig2_corners"]["damping=normal+tangential"]
     assert damped["exact static friction"]["crosscheck"]["x"] < 1e-12
     assert damped["DAE delta-Heun"]["grip"] == pytest.approx(4e-5)
+
+
+def test_shared_surface_caption_points_to_the_undamped_per_corner_figures():
+    """The shared-surface Figs 2-3 cannot show normal damping off; their caption names the
+    per-corner figures that do."""
+    from nsfric.cases.base import get_case
+    from nsfric.cases.slope_block_table import time_series_caption
+
+    text = " ".join(time_series_caption(get_case("slope-block-rotating"), "T"))
+    assert "fig2-slope-15deg-rotating-corners.png" in text and "fig3-slope-30deg-rotating-corners.png" in text
+    assert "corners.png" not in " ".join(time_series_caption(get_case("slope-block"), "T"))

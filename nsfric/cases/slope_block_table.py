@@ -73,8 +73,10 @@ def time_series_caption(case, table) -> list:
     """Caption of Figs 2-3."""
     rot = bool(getattr(case, "rotating", False))
     what = ("Rotating square on its two lower corners (I = m l^2/6; eq 18 and gamma_t with m_eff,tan of eq 21); "
-            "tangential damping gamma_t switched off alone (right). Normal damping off is not shown: the "
-            "undamped rocking pulls a corner (F_n < 0), outside the bilateral corner contacts."
+            "tangential damping gamma_t switched off alone (right). Normal damping off is not shown here: the "
+            "undamped rocking pulls a corner (F_n < 0), outside the bilateral corner contacts; with one contact "
+            "per corner (unilateral, lifting off) it is: fig2-slope-15deg-rotating-corners.png, "
+            "fig3-slope-30deg-rotating-corners.png."
             if rot else "Translating block (m_eff,tan = m); 'without damping' = normal D and tangential gamma_t "
             "both off (each alone: --param D=0 / gt_ratio=0, see slope-block-rotating).")
     return [table, what]
