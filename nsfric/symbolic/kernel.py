@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import keyword
+import os
 
 from .generated import cache_dir, load_source  # noqa: F401  (re-exported)
 
@@ -90,3 +91,15 @@ def source_key(*parts) -> str:
     """A content hash of ``parts`` (their ``repr``) and :data:`VERSION`."""
     text = repr((VERSION,) + parts)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+#: the line of a loop template after which its text is the generated module's loop
+MARKER = "# ---- loop ----"
+
+
+def loop_template(name: str, near: str) -> str:
+    """The hand-written loop of a generated module: the text after :data:`MARKER` of the
+    template file ``name`` in the folder of the module file ``near`` (the part before the
+    marker documents it; e.g. ``km_heap_loop.py``, ``corner_kernel_loop.py``)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(near)), name), encoding="utf-8") as fh:
+        return fh.read().split(MARKER, 1)[1]
