@@ -41,6 +41,7 @@ from ..symbolic.contacts import contact_quantities
 from ..symbolic.corner_forces import CornerForces
 from . import slope_block_study as S
 from .slope_block_corners import LAW, SCHEMES, corner_phase_starts
+from .slope_block_mechanism import RestartOnStick
 
 #: the variants, each one ingredient changed against ``plain`` (the schemes of Fig 4)
 VARIANTS = ("plain", "early-stick rule off", "history restarted on sticking", "BDF started by Heun",
@@ -53,22 +54,14 @@ COLUMNS = ("dt", "variant", "scheme", "n_phases", "stick_step", "start_steps", "
            "stick_part", "stuck_part", "ratio_to_heun", "ratio4_min", "ratio4_max", "both_stuck")
 
 
-class RestartOnCornerStick(BDFPredictorCorrector):
-    """BDF-k predictor-corrector whose history is restarted (every stored state set to the
-    current one) when a corner has entered the stuck state at the last step: the memory
-    of the approach dropped, the state untouched."""
+class RestartOnCornerStick(RestartOnStick):
+    """:class:`~nsfric.cases.slope_block_mechanism.RestartOnStick` on the per-corner field,
+    whose stuck flags are per corner (first axis): a member's history is restarted when
+    any of its corners has entered the stuck state at the last step."""
 
-    def __init__(self, k: int):
-        super().__init__(k)
-        self.name = f"bdf{k}-pc-restart"
-        self._was = None
-
-    def step(self, field, t, u, h, hist, record=None):
-        stuck = np.array(field.stuck, copy=True)
-        if hist and self._was is not None and (stuck & ~self._was).any():
-            hist = [np.array(u, copy=True) for _ in hist]
-        self._was = stuck
-        return super().step(field, t, u, h, hist, record)
+    @staticmethod
+    def entered(new):
+        return np.any(new, axis=0)
 
 
 class HeunStarted(BDFPredictorCorrector):
@@ -184,12 +177,6 @@ def mechanism_rows(case, dts=DTS, variants=VARIANTS, n_phases: int = N_PHASES, w
                              "ratio4_min": float(ratios.min()), "ratio4_max": float(ratios.max()),
                              "both_stuck": bool(np.all(r["both_stuck"]))})
     return rows
-
-
-def ratio(rows, dt, variant, scheme) -> float:
-    """The row's BDF/Heun ratio (NaN if absent)."""
-    return next((float(r["ratio_to_heun"]) for r in rows if abs(float(r["dt"]) - dt) < 1e-15
-                 and r["variant"] == variant and r["scheme"] == scheme), float("nan"))
 
 
 def write_rows(case, out_dir: str, meta: dict, window=S.WINDOW_1CM, progress=None, **options) -> tuple:

@@ -42,11 +42,16 @@ class RestartOnStick(BDFPredictorCorrector):
         stuck = getattr(field, "stuck", None)
         if stuck is not None and hist:
             was = np.zeros_like(stuck) if self._was is None else self._was
-            new = stuck & ~was
-            if new.any():
+            new = self.entered(stuck & ~was)
+            if np.any(new):
                 hist = [np.where(new, u, y) for y in hist]
             self._was = np.array(stuck, copy=True)
         return super().step(field, t, u, h, hist, record)
+
+    @staticmethod
+    def entered(new):
+        """The members to restart from the field's newly stuck flags (one per member)."""
+        return new
 
 
 VARIANTS = ("plain", "history restarted on sticking", "3 corrections", "no normal damping")
