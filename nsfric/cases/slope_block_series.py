@@ -29,6 +29,7 @@ import os
 import numpy as np
 
 from ..errors import BudgetError, SolverFailure, ZenoError
+from ..symbolic.contacts import STICK
 from . import slope_block_study as S
 
 LAW = "coulomb-corners"
@@ -44,8 +45,12 @@ VARIANTS = S.DAMPING_SEPARATE + (("none (damping=0)", {"damping": 0.0}),)
 DAMPED, UNDAMPED = VARIANTS[0][0], VARIANTS[-1][0]
 #: wall-time budget of one exact reference [s] (a Zeno or budget failure: no data)
 REFERENCE_SECONDS = 60.0
-STICK = "s"
 LIFT_OFF = ("lift-off", "contact-end")
+
+
+def _why(e) -> str:
+    """A reference's failure in one line."""
+    return f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
 
 
 def corner_reference(case, law, params, t_end, max_seconds=REFERENCE_SECONDS) -> dict:
@@ -59,7 +64,7 @@ def corner_reference(case, law, params, t_end, max_seconds=REFERENCE_SECONDS) ->
         sol = case.reference_solution(law, solver="filippov", **opts)
     except (ZenoError, SolverFailure, BudgetError) as e:
         return {"t": empty, "x_h": empty, "x": empty, "events": [], "phases": [], "law": law,
-                "scheme": "exact (no data)", "failed": f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"}
+                "scheme": "exact (no data)", "failed": _why(e)}
     out = {"t": sol.t, "x_h": sol["x_h"], "x": sol["x"], "events": [(e.kind, e.t) for e in sol.events],
            "phases": [(seg.t0, seg.mode) for seg in sol.segments], "law": law, "scheme": f"exact ({sol.solver})"}
     try:
@@ -67,7 +72,7 @@ def corner_reference(case, law, params, t_end, max_seconds=REFERENCE_SECONDS) ->
         out["crosscheck"] = {"against": ida.solver, "x": float(np.max(np.abs(sol["x"] - ida(sol.t)[0]))),
                              "events": [len(sol.events), len(ida.events)]}
     except (ZenoError, SolverFailure, BudgetError) as e:
-        out["crosscheck"] = {"failed": f"ida: {type(e).__name__}: {str(e).splitlines()[0][:120]}"}
+        out["crosscheck"] = {"failed": f"ida: {_why(e)}"}
     return out
 
 

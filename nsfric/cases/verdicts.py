@@ -100,6 +100,11 @@ class Outputs:
             self._cache[path] = cols
         return self._cache[path]
 
+    def records(self, name: str) -> list:
+        """The rows of ``name`` as dicts ``{column: value}`` (the values of :meth:`csv`)."""
+        cols = self.csv(name)
+        return [dict(zip(cols, vals)) for vals in zip(*cols.values())]
+
     def rows(self, name: str, **where) -> dict:
         """The columns of ``name`` restricted to the rows where each ``column == value``."""
         cols = self.csv(name)

@@ -59,8 +59,7 @@ def corner_ratios(rows) -> dict:
 
 def _corner_ratios(o) -> dict:
     """:func:`corner_ratios` of fig4-drift-dt-rotating-corners.csv."""
-    cols = o.csv("fig4-drift-dt-rotating-corners.csv")
-    return corner_ratios([dict(zip(cols, vals)) for vals in zip(*cols.values())])
+    return corner_ratios(o.records("fig4-drift-dt-rotating-corners.csv"))
 
 
 #: the per-corner Figs 2-3 (nsfric.cases.slope_block_series): the DAE scheme and the CS schemes
@@ -108,8 +107,7 @@ def _corners_reason(o) -> str:
     from .verdicts import _MISSING
 
     try:
-        cols = o.csv("drift-mechanism-corners.csv")
-        reason = corners_mechanism_reason([dict(zip(cols, vals)) for vals in zip(*cols.values())])
+        reason = corners_mechanism_reason(o.records("drift-mechanism-corners.csv"))
         return reason or "not evaluated, drift-mechanism-corners.csv has no plain rows at dt = 5e-6 s"
     except _MISSING as e:
         return f"not evaluated, drift-mechanism-corners.csv missing or unreadable ({type(e).__name__})"
@@ -160,8 +158,7 @@ def corner_size_shape(rows) -> dict:
 
 
 def _corner_size_shape(o) -> dict:
-    cols = o.csv(CORNER_SIZE_CSV)
-    return corner_size_shape([dict(zip(cols, vals)) for vals in zip(*cols.values())])
+    return corner_size_shape(o.records(CORNER_SIZE_CSV))
 
 
 def _fig4(o, scheme) -> dict:
