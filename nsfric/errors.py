@@ -15,6 +15,12 @@ class SolverFailure(RuntimeError):
     message says what to change."""
 
 
+class Unresolved(RuntimeError):
+    """A run ended without what was asked of it (the contact did not end before
+    ``t_end``, no impact happened, the tolerance exceeds a state's scale); the message
+    names the option to change."""
+
+
 class WorkerDied(RuntimeError):
     """A worker process of a local pool died (killed, out of memory) more often than
     the run retries."""

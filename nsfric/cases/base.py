@@ -144,6 +144,11 @@ class Case:
             return get_case, (self.name,)
         return _restore_case, (type(self), {k: v for k, v in self.__dict__.items() if k not in ("_models", "_frozen")})
 
+    #: the case's own exact solver, for a model no registered reference solver solves
+    #: (its :meth:`reference_solution` takes it; ``nsfric reference`` uses it); None: the
+    #: registered solvers (:data:`~nsfric.solvers.REFERENCE_SOLVERS`)
+    exact_solver: str | None = None
+
     def unit_of(self, quantity: str) -> str:
         return self.units.get(quantity, self.unit)
 
@@ -252,6 +257,11 @@ class Case:
         ``reference`` and its cross-check, ``export`` -- solves with these."""
         defaults = self.default_solver_options(self.check_law(law), solver)
         return {**defaults, **{k: v for k, v in options.items() if v is not None or k not in defaults}}
+
+    def why_no_observables(self, law: str, sol) -> str:
+        """Why :meth:`observables` gives none for ``sol`` (e.g. the contact did not end
+        before ``t_end``), naming the option to change; ``""`` when it gives them."""
+        return "" if self.observables(law, sol) else "the case gives no observables for this run"
 
     def observables(self, law: str, sol) -> dict:
         """The case's scalar observables of a reference solution of ``law`` (e.g. a

@@ -59,6 +59,7 @@ class ColumnDetachment(Case):
     units = {"t": "s", "E_kin": "J", **{f"v_{i}": "m/s" for i in range(1, N_MAX + 1)},
              **{f"F_n_{c}": "N" for c in ["wall"] + [f"{i}-{i + 1}" for i in range(1, N_MAX)]}}
     closed_form = False
+    exact_solver = "contacts"
 
     def model(self, law: str | None = None, N: int = N_DEFAULT) -> ColumnModel:
         law = self.check_law(law)

@@ -107,6 +107,21 @@ class NormalImpact(Case):
         except ValueError:
             return {}
 
+    def why_no_observables(self, law: str, sol) -> str:
+        """No impact (the bodies never touched), or the contact did not end, before
+        ``t_end``; ``""`` if the impact's observables exist."""
+        try:
+            self.restitution(sol, law)
+            return ""
+        except ValueError as e:
+            t_end = sol.t_span[1]
+            if not sol.events and sol.segments and sol.segments[0].mode == "free":
+                gap = -float(sol.segments[0].y0[sol.model.state_names.index("xi")])
+                return (f"no impact before t_end = {t_end:g} s: the gap of {gap:g} m is not closed "
+                        f"at v_i = {sol.params['v_i']:g} m/s; choose a longer t_end (--t-end) or a "
+                        "smaller gap (xi0)")
+            return f"{str(e).split(';')[0]} = {t_end:g} s; choose a longer t_end (--t-end)"
+
     def restitution(self, sol, law: str | None = None) -> dict:
         """``e_n = -v_f/v_i`` and ``t_n`` at the contact end of ``law``'s criterion, and
         the largest overlap ``xi_max`` (at the event ``v = 0``), from a reference solution.

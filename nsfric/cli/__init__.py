@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import BudgetError, SolverFailure, WorkerDied, ZenoError
+from ..errors import BudgetError, SolverFailure, Unresolved, WorkerDied, ZenoError
 
 
 from ..io import check_output_path, staged_dir
@@ -69,6 +69,8 @@ def cmd_reference(args):
     case = get_case(args.case)
     law = case.check_law(args.law)
     params = parse_params(args.param)
+    if case.exact_solver:
+        return _own_reference(case, law, params, args)
     prob = case.reference_problem(law, params, args.t_end, args.solver)
     check_output_pair(args.out)
     options = {}
@@ -104,6 +106,37 @@ def cmd_reference(args):
     if cross:
         msg += f"; max |{args.solver} - {cross['against']}| = {cross['max_abs']:.2e}"
     print(msg)
+    return 0
+
+
+def _own_reference(case, law, params, args):
+    """``nsfric reference`` of a case solved by its own exact solver
+    (:attr:`~nsfric.cases.base.Case.exact_solver`, e.g. the column's contact network):
+    the default ``--solver filippov`` (the event-driven reference) stands for it; the
+    registered solvers' tolerances and steppers do not apply, and no second solver of
+    the model exists to cross-check it (its tests compare it with an independent one)."""
+    from ..cases.reference import reference_meta
+    from ..io import write_csv_with_sidecar
+
+    own = case.exact_solver
+    if args.solver != "filippov":
+        raise UsageError(f"case {case.name!r} is solved by its own exact solver {own!r} (the default "
+                         f"--solver filippov); --solver {args.solver} does not apply")
+    for opt in ("method", "rtol", "atol"):
+        if getattr(args, opt) is not None:
+            raise UsageError(f"--{opt} does not apply to case {case.name!r}: its exact solver {own!r} "
+                             "takes no tolerances or stepper")
+    check_output_pair(args.out)
+    options = {n: getattr(args, n) for n in ("max_events", "zeno_window", "max_seconds")
+               if getattr(args, n) is not None}
+    _progress(f"{case.name}/{law}: {own}")
+    sol = case.reference_solution(law, params=params, t_end=args.t_end, samples=args.samples, **options)
+    meta = reference_meta(case, law, sol)
+    meta["warnings"] = sorted(sol.info.get("warnings", []))
+    side = write_csv_with_sidecar(args.out, sol.columns(), meta)
+    _progress("")
+    print(f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events (solver {own}; "
+          "no second solver of this model to cross-check)")
     return 0
 
 
@@ -241,12 +274,41 @@ def build_parser():
     return p
 
 
+class Terminated(BaseException):
+    """SIGTERM received: unwinds like an interrupt (staged outputs are removed), and is
+    no Exception, so no library (numba's compiler, a solver) catches and wraps it."""
+
+
 def _terminate(signum, frame):
     """SIGTERM: unwind like an interrupt, so staged outputs are removed."""
-    raise SystemExit(143)
+    raise Terminated()
+
+
+def _open_closed_streams():
+    """A closed standard output or error (``nsfric list >&-``): the command still runs
+    and writes its files; what it would print is discarded.  The descriptor is pointed at
+    /dev/null first, so no file the command opens can take number 1 or 2 and receive
+    output meant for the terminal."""
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+            closed = False
+        except OSError:
+            closed = True
+        if closed:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if closed or getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "w", closefd=False))
 
 
 def main(argv=None) -> int:
+    """Run the ``nsfric`` command; returns its exit status (0 success, 1 a failed run, 2
+    bad input, 130 interrupted by SIGINT, 143 terminated by SIGTERM).  Failures are one
+    line on stderr, never a traceback."""
+    _open_closed_streams()
     try:
         signal.signal(signal.SIGTERM, _terminate)
     except ValueError:  # not the main thread
@@ -255,6 +317,11 @@ def main(argv=None) -> int:
         rc = _run(argv)
         sys.stdout.flush()
         return rc
+    except Terminated:
+        _silence_stdout()
+        print("nsfric: terminated (SIGTERM)", file=sys.stderr)
+        _silence_stream(2)
+        return 143
     except BrokenPipeError:  # the reader stopped early (`nsfric list | head -1`)
         _silence_stdout()
         return 0
@@ -269,11 +336,13 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
-    except (ZenoError, BudgetError, SolverFailure, WorkerDied) as e:  # reported, never a hang or a traceback
+    except (ZenoError, BudgetError, SolverFailure, Unresolved, WorkerDied) as e:  # reported, never a hang or a traceback
         print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:  # pragma: no cover
-        print("nsfric: interrupted", file=sys.stderr)
+    except KeyboardInterrupt:
+        _silence_stdout()
+        print("nsfric: interrupted (SIGINT)", file=sys.stderr)
+        _silence_stream(2)
         return 130
 
 
@@ -293,6 +362,21 @@ def _run(argv) -> int:
                       if issubclass(w.category, PluginWarning)]
             for line in dict.fromkeys(plugin):
                 print(line.splitlines()[0], file=sys.stderr)
+
+
+def _silence_stream(fd: int):
+    """After the one line of an interrupt: point ``fd`` at /dev/null, so what shuts down
+    after it (a Dask cluster's atexit hook, its workers' loggers) adds no traceback."""
+    try:
+        sys.stderr.flush()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+        import logging
+
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+    except (OSError, ValueError):  # pragma: no cover
+        pass
 
 
 def _silence_stdout():

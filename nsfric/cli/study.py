@@ -84,7 +84,8 @@ def cmd_converge(args):
     laws = args.law or [case.default_law]
     params = parse_params(args.param)
     check_output_path(args.out, "--out", "dir")
-    for opt, values in (("--law", laws), ("--scheme", args.scheme), ("--dt", args.dt or [])):
+    for opt, values in (("--law", laws), ("--scheme", args.scheme), ("--dt", args.dt or []),
+                         ("--time", args.time or [])):
         dup = sorted({str(v) for v in values if list(values).count(v) > 1})
         if dup:
             raise UsageError(f"{opt} given more than once: {', '.join(dup)}")
@@ -142,7 +143,7 @@ def register(sub):
     s.add_argument("--dt", action="extend", nargs="+", type=_positive("--dt"),
                    help="steps (default: t_end/(50 2^j), j = 0..6)")
     s.add_argument("--var", action="append", metavar="STATE", help="states compared (default: all)")
-    s.add_argument("--time", action="append", type=float, metavar="T",
+    s.add_argument("--time", action="append", type=_positive("--time"), metavar="T",
                    help="also report the error at the step nearest to T")
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--param", action="append", metavar="NAME=VALUE")

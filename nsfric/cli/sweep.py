@@ -83,10 +83,15 @@ def cmd_sweep(args):
     with staged_dir(args.out) as stage:
         paths = write_sweep(ds, stage)
     failed = int((ds["failure"] != "").sum()) if "failure" in ds else 0
-    print(f"{case.name}: {ds.attrs['points']} points ({ds.attrs['computed_points']} computed, the rest "
-          f"from the cache) in {float(ds.attrs['seconds']):.1f} s" + (f"; {failed} failed" if failed else ""))
+    n = ds.attrs["points"]
+    print(f"{case.name}: {n} points ({ds.attrs['computed_points']} computed, the rest "
+          f"from the cache) in {float(ds.attrs['seconds']):.1f} s"
+          + (f"; {failed} of {n} points failed (NaN, reason in the failure column)" if failed else ""))
     for p in paths:
         print(os.path.join(args.out, os.path.relpath(p, stage)))
+    if failed:  # --keep-going: everything written, the status says that points failed (as make -k)
+        print(f"nsfric: failed: {failed} of {n} points (see the failure column of sweep.csv)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -120,7 +125,8 @@ def register(sub):
     s.add_argument("--no-cache", action="store_true", help="neither read nor write the point cache")
     s.add_argument("--force", action="store_true", help="recompute every point (and refresh the cache)")
     s.add_argument("--keep-going", action="store_true",
-                   help="a point whose solver fails gets NaN and its reason in the failure column")
+                   help="a point that fails gets NaN and its reason in the failure column; the rest run on "
+                        "(exit status 1 if any point failed)")
     s.add_argument("--progress", action="store_true", help="progress bar on stderr even when it is not a terminal")
     s.add_argument("--out", required=True, metavar="DIR")
     s.set_defaults(func=cmd_sweep)

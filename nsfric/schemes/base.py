@@ -221,8 +221,12 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
         array-valued ``params`` (a case, not a Problem): one batched Solution whose
         states have a leading batch axis (:mod:`nsfric.schemes.batch`).
     """
+    from ..arguments import integer, positive
     from .batch import batch_size, simulate_batch
 
+    dt = positive(dt, "dt")
+    t_end = None if t_end is None else positive(t_end, "t_end")
+    max_seconds = None if max_seconds is None else positive(max_seconds, "max_seconds")
     B = None if isinstance(problem, (Problem, str)) else batch_size(params)
     if B is not None:
         if stages:
@@ -232,12 +236,6 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     if isinstance(problem, str):
         raise TypeError(f"simulate: pass a Problem or a case object, not the name {problem!r} "
                         "(nsfric.simulate resolves case names)")
-    try:
-        dt = float(dt)
-    except (TypeError, ValueError):
-        raise ValueError(f"dt must be a number > 0, got {dt!r}") from None
-    if not (dt > 0 and math.isfinite(dt)):
-        raise ValueError(f"dt must be > 0, got {dt:g}")
     if isinstance(problem, Problem):
         if law is not None or params is not None:
             raise ValueError("simulate: law and params belong to the Problem; do not pass them too")
@@ -249,8 +247,7 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     t0, t1 = map(float, prob.t_span)
     check_span(t0, t1)
     if max_steps is not None:
-        if isinstance(max_steps, bool) or not float(max_steps).is_integer() or max_steps < 1:
-            raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+        max_steps = integer(max_steps, "max_steps", 1)
     n_steps = step_count(t1 - t0, dt)
     if n_steps < 1:
         raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")

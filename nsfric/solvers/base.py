@@ -115,12 +115,10 @@ class ReferenceSolver:
     def __init__(self, rtol: float | None = None, atol: float | None = None, **options):
         #: the tolerances given (a multi-contact solver takes over these, its own defaults otherwise)
         self.given_tolerances = {k: v for k, v in (("rtol", rtol), ("atol", atol)) if v is not None}
-        self.rtol = self.default_rtol if rtol is None else float(rtol)
-        self.atol = self.default_atol if atol is None else float(atol)
-        if not (0 < self.rtol < 1):
-            raise ValueError(f"rtol must lie in (0, 1), got {self.rtol:g}")
-        if not (self.atol > 0 and math.isfinite(self.atol)):
-            raise ValueError(f"atol must be > 0, got {self.atol:g}")
+        from ..arguments import number, positive
+
+        self.rtol = self.default_rtol if rtol is None else number(rtol, "rtol", 0.0, 1.0, True, True)
+        self.atol = self.default_atol if atol is None else positive(atol, "atol")
         unknown = sorted(set(options) - set(self.options_allowed) - set(LOOP_OPTIONS))
         if unknown:
             allowed = sorted(("rtol", "atol") + LOOP_OPTIONS + tuple(self.options_allowed))

@@ -43,16 +43,10 @@ __all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_
 
 
 def seconds_option(max_seconds):
-    """Validated wall-time budget: ``None`` (no limit) or a number > 0."""
-    if max_seconds is None:
-        return None
-    try:
-        x = float(max_seconds)
-    except (TypeError, ValueError):
-        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}") from None
-    if isinstance(max_seconds, bool) or not (x > 0) or math.isnan(x):
-        raise ValueError(f"max_seconds must be a number > 0, got {max_seconds!r}")
-    return x
+    """Validated wall-time budget: ``None`` (no limit) or a finite number > 0."""
+    from ..arguments import positive
+
+    return None if max_seconds is None else positive(max_seconds, "max_seconds")
 
 
 #: default memory budget of one run's arrays (bytes): 2 GiB
@@ -86,10 +80,9 @@ class Budget:
 
 
 def _integer(name, value, lo):
-    integral = isinstance(value, numbers.Integral) or (isinstance(value, float) and value.is_integer())
-    if isinstance(value, bool) or not integral or value < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
-    return int(value)
+    from ..arguments import integer
+
+    return integer(value, name, lo)
 
 
 def loop_options(max_events=None, zeno_window=None, max_seconds=None) -> dict:

@@ -285,7 +285,7 @@ class ModeLogic:
                 return mode
             vals = self.value("guards", (mode,), y, t)
             rates = self.value("guard_rates", (mode,), y, t)
-            tol, rtol = _group_tolerances(gs, vals, rates)
+            tol, rtol = _group_tolerances(gs, vals, rates, y, t)
             active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
                       if v > tl or (v >= -tl and r > rt)]
             if not active:
@@ -318,17 +318,25 @@ class ModeLogic:
         return -sign * float(self.value("sigma2", (surface, mode), y, t)[0]) > tol
 
 
-def _group_tolerances(guards, vals, rates):
-    """Rounding tolerances of guard values and rates, ``1e-12 (1 + max |.|)`` over each
-    group of guards of one kind: the exit guards of a sliding mode (indicators ``sigma``)
-    and the switching functions (``h -> 0``; a sticking contact's end) differ in units."""
+def _group_tolerances(guards, vals, rates, y, t=None):
+    """Rounding tolerances of guard values and rates over each group of guards of one
+    kind: the exit guards of a sliding mode (indicators ``sigma``) and the switching
+    functions (``h -> 0``; a sticking contact's end) differ in units.
+
+    A value counts as zero within ``1e-12 max(max |values|, max |y|)`` -- relative to the
+    scale of the state, so an impact at ``v_i = 1e-12`` (every state near 1e-12) is not
+    rounding -- widened by what the event's time resolution moves each guard by
+    (``|rate| resolution(t)``, the residue of a located root).  A rate counts as zero
+    within ``1e-12 (1 + max |rates|)``."""
     vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
+    scale = float(np.max(np.abs(y))) if np.size(y) else 0.0
     exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
     tol, rtol = np.empty(len(guards)), np.empty(len(guards))
     for grp in (exit_, ~exit_):
         if grp.any():
-            tol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(vals[grp]))))
+            tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
             rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
+    tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
     return tol, rtol
 
 

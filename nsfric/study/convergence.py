@@ -212,6 +212,8 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     -------
     ConvergenceResult
     """
+    from ..arguments import integer, numbers_1d, positive, step_range
+
     case = _resolve(case)
     if isinstance(case, Problem):
         if law not in (None, case.law) and law != [case.law]:
@@ -229,10 +231,13 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     schemes = [get_scheme(s).name for s in schemes]
     if not schemes:
         raise ValueError("no scheme given")
+    t_end = None if t_end is None else positive(t_end, "t_end")
     T = float(T0 if t_end is None else t_end)
-    dts = default_ladder(T) if dts is None else [float(x) for x in dts]
-    if not dts or any(not (x > 0 and math.isfinite(x)) for x in dts):
-        raise ValueError(f"every dt must be a number > 0, got {dts}")
+    dts = default_ladder(T) if dts is None else numbers_1d(dts, "dts", 0.0, lo_open=True, unique=True)
+    fit_range = None if fit_range is None else step_range(fit_range, "fit_range")
+    tol = positive(tol, "tol")
+    jobs = integer(jobs, "jobs", 1)
+    max_seconds = None if max_seconds is None else positive(max_seconds, "max_seconds")
     if any(x > T for x in dts):
         raise ValueError(f"dt must not exceed t_end = {T:g}, got {max(dts):g}")
     models = {lw: problem_of(case, None if isinstance(case, Problem) else lw, params, t_end).model
@@ -243,14 +248,13 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
         if bad:
             raise ValueError(f"unknown variable(s) {bad}; states of {lw!r}: {list(models[lw].state_names)}")
     if max_steps is not None:
-        if isinstance(max_steps, bool) or not float(max_steps).is_integer() or max_steps < 1:
-            raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+        max_steps = integer(max_steps, "max_steps", 1)
         over = [x for x in dts if math.ceil(T / x - 1e-9) > max_steps]
         if over:
             raise BudgetError(f"dt = {min(over):g} needs {math.ceil(T / min(over) - 1e-9)} steps, more "
                               f"than max_steps = {max_steps}; choose larger steps or raise the budget "
                               f"(--max-steps)")
-    times = [float(x) for x in (times or ())]
+    times = numbers_1d(times or (), "times", empty=True, unique=True)
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
     fork = "fork" in __import__("multiprocessing").get_all_start_methods()

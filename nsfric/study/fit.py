@@ -119,6 +119,22 @@ def _judge(x, y, dts, min_points, min_order, automatic, what):
     return OrderFit(s, se, *rng, n, automatic)
 
 
+def _why_none(dts, errors, floor) -> str:
+    """Why no error is usable: the runs that diverged (a non-finite error) and those at
+    or below the round-off floor, each with its steps."""
+    order = np.argsort(dts, kind="stable")[::-1]
+    diverged = [f"{dts[i]:g}" for i in order if not np.isfinite(errors[i])]
+    floored = [f"{dts[i]:g}" for i in order if np.isfinite(errors[i]) and errors[i] <= floor]
+    parts = []
+    if diverged:
+        parts.append(("every run" if len(diverged) == len(dts) else "the runs")
+                     + f" diverged at dt = {', '.join(diverged)} (error not finite)")
+    if floored:
+        parts.append(("every error is" if len(floored) == len(dts) else "the error is")
+                     + f" at or below the round-off floor {floor:g} at dt = {', '.join(floored)}")
+    return "; ".join(parts) or "no step > 0"
+
+
 def fit_order(dts, errors, fit_range=None, tol=0.3, min_points=4, floor=0.0,
               min_order=0.5) -> OrderFit:
     """Observed order of ``errors`` against ``dts`` over the asymptotic range.
@@ -154,7 +170,7 @@ def fit_order(dts, errors, fit_range=None, tol=0.3, min_points=4, floor=0.0,
     idx = [i for i in np.argsort(dts, kind="stable") if ok[i]]
     if len(dts) and not idx:
         return OrderFit(float("nan"), float("nan"), float("nan"), float("nan"), 0, fit_range is None,
-                        f"no order: every error is at or below the round-off floor {floor:g} (or not finite)")
+                        "no order: " + _why_none(dts, errors, floor))
     if fit_range is not None:
         lo, hi = sorted(map(float, fit_range))
         idx = [i for i in idx if lo * (1 - 1e-9) <= dts[i] <= hi * (1 + 1e-9)]

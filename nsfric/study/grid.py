@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+from ..arguments import number
+
 #: axes whose values are words, not numbers
 WORD_AXES = ("law", "scheme")
 
@@ -90,16 +92,20 @@ def check_grid(grid: dict) -> dict:
         raise ValueError("grid must be a non-empty dict {name: values}")
     out = {}
     for name, values in grid.items():
-        values = [values] if isinstance(values, (str, int, float)) else list(np.ravel(values))
+        if isinstance(values, (str, int, float)) and not isinstance(values, bool):
+            values = [values]
+        if isinstance(values, np.ndarray) and values.ndim > 1:
+            raise ValueError(f"grid {name}: values must be one-dimensional (one axis), got an array of "
+                             f"shape {values.shape}; give each axis its own name")
+        values = list(values) if isinstance(values, (list, tuple, np.ndarray, range)) else [values]
         if not values:
             raise ValueError(f"grid {name}: no values given")
         if name in WORD_AXES:
             if not all(isinstance(v, str) and v for v in values):
                 raise ValueError(f"grid {name}: values must be names, got {values}")
         else:
-            values = [_number(str(v), name) if isinstance(v, str) else float(v) for v in values]
-            if not all(math.isfinite(v) for v in values):
-                raise ValueError(f"grid {name}: values must be finite, got {values}")
+            values = [_number(v, name) if isinstance(v, str) else number(v, f"grid {name} (each value)")
+                      for v in values]
         if len(set(values)) != len(values):
             dup = sorted({str(v) for v in values if values.count(v) > 1})
             raise ValueError(f"grid {name}: value(s) {', '.join(dup)} given more than once")

@@ -74,6 +74,7 @@ class CasePoint:
         sol = self.case.reference_solution(law, solver=self.solver, params=values, t_end=self.t_end,
                                            samples=2, **self.options)
         obs = _numbers(sol.summary)
+        self._check_resolved(law, sol, obs, point)
         est = {}
         if self.estimate:
             rtol, atol = sol.tolerances.get("rtol"), sol.tolerances.get("atol")
@@ -89,6 +90,27 @@ class CasePoint:
                                                                   if isinstance(v, (int, np.integer))},
                  "termination": sol.termination}
         return {"observables": obs, "estimate": est, "stats": stats}
+
+    def _check_resolved(self, law, sol, obs, point):
+        """:class:`~nsfric.errors.Unresolved` naming the cause when the solve cannot give
+        the observables: an ``atol`` given that is not below the scale a state reaches
+        (the solve does not resolve it: its observables are noise), or no observables at
+        all (the case says why: e.g. ``t_end`` too short, no impact)."""
+        from ..errors import Unresolved
+
+        atol = self.options.get("atol")
+        if atol is not None and sol.segments:
+            ends = np.abs([[*s.y0, *s.y1] for s in sol.segments]).reshape(len(sol.segments), 2, -1)
+            scale = ends.max(axis=(0, 1))
+            loose = [(n, x) for n, x in zip(sol.model.state_names, scale) if 0 < x <= atol]
+            if loose:
+                n, x = loose[0]
+                raise Unresolved(f"at {point}: atol = {atol:g} (--atol) is not below the scale of the state "
+                                 f"{n} (max |{n}| = {x:g}): the solve does not resolve it; choose a smaller "
+                                 f"--atol")
+        if not obs:
+            why = self.case.why_no_observables(law, sol) if hasattr(self.case, "why_no_observables") else ""
+            raise Unresolved(f"at {point}: {why or 'the case gives no observables for this run'}")
 
     def discrete(self, law, scheme, dt, values) -> dict:
         from .runs import run_one
@@ -145,11 +167,11 @@ class Recording:
         return self.evaluator.key(point)
 
     def __call__(self, point: dict) -> dict:
-        from ..errors import BudgetError, SolverFailure, ZenoError
+        from ..errors import BudgetError, SolverFailure, Unresolved, ZenoError
 
         try:
             result = self.evaluator(point)
-        except (ZenoError, BudgetError, SolverFailure) as e:
+        except (ZenoError, BudgetError, SolverFailure, Unresolved) as e:
             return {"observables": {}, "estimate": {},
                     "stats": {"failure": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"}}
         result["stats"]["failure"] = ""
@@ -253,7 +275,13 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
         the observables, their error estimates, solver statistics; ``attrs``: provenance
         (strings; JSON for structured values).  ``.to_dataframe()`` gives the table.
     """
+    from ..arguments import integer, positive
+
     grid = check_grid(grid)
+    jobs, retries = integer(jobs, "jobs", 1), integer(retries, "retries", 0)
+    chunksize = None if chunksize is None else integer(chunksize, "chunksize", 1)
+    t_end = None if t_end is None else positive(t_end, "t_end")
+    dt = None if dt is None else positive(dt, "dt")
     if isinstance(observables, str):
         observables = [observables]
     observables = list(observables or ())

@@ -41,25 +41,11 @@ class Param:
         return f"{left}{lo}, {hi}{right}"
 
     def validate(self, value) -> float:
-        """Return ``value`` as float or raise ValueError naming the parameter and range."""
-        try:
-            x = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"parameter {self.name!r} must be a number in {self.range_text()}, got {value!r}"
-            ) from None
-        bad = (
-            not math.isfinite(x)
-            or x < self.lo
-            or x > self.hi
-            or (self.lo_open and x == self.lo)
-            or (self.hi_open and x == self.hi)
-        )
-        if bad:
-            raise ValueError(
-                f"parameter {self.name!r} must lie in {self.range_text()}, got {x:g}"
-            )
-        return x
+        """Return ``value`` as float or raise ValueError naming the parameter and range
+        (:func:`nsfric.arguments.number`: text, bools, None, complex and NaN refused)."""
+        from ..arguments import number
+
+        return number(value, f"parameter {self.name!r}", self.lo, self.hi, self.lo_open, self.hi_open)
 
 
 def bind_values(params, overrides: dict | None, model_name: str) -> dict:
