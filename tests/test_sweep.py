@@ -51,7 +51,7 @@ def test_bad_input_names_the_allowed_values():
         nsfric.sweep(CASE, "hertz", {"v_i": [1.0]}, ["zz"], estimate=False)
     with pytest.raises(ValueError, match="unknown law 'foo'.*'hertz'"):
         nsfric.sweep(CASE, "foo", {"v_i": [1.0]}, ["e_n"])
-    with pytest.raises(ValueError, match="v_i.*must lie in"):
+    with pytest.raises(ValueError, match=r"v_i.*must (lie|be a finite number) in"):
         nsfric.sweep(CASE, "hertz", {"v_i": [1.0, -1.0]}, ["e_n"])
     with pytest.raises(ValueError, match="given more than once"):
         nsfric.sweep(CASE, "hertz", {"v_i": [1.0, 1.0]}, ["e_n"])
