@@ -21,8 +21,9 @@ import numpy as np
 from ..errors import BudgetError, SolverFailure, WorkerDied, ZenoError
 
 
-from ..io import check_output_path, staged_dir
-from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa: F401
+from ..io import check_output_path
+from ..outputs import output_folder
+from ._common import (UsageError, _Parser, _beside_option, _count, _positive, _progress,  # noqa: F401
                       caught_text, check_output_pair, parse_params)
 
 
@@ -115,7 +116,7 @@ def cmd_run(args):
 
     case = get_case(args.case)
     out = args.out or os.path.join("out", case.name)
-    check_output_path(out, "--out", "dir")
+    check_output_path(out, "--out", "dir", beside=args.beside_existing)
     params = parse_params(args.param)
     takes = inspect.signature(case.run).parameters
     if params and "params" not in takes:
@@ -129,7 +130,7 @@ def cmd_run(args):
         from .sweep import default_cache
 
         extra["cache_dir"] = default_cache()
-    with staged_dir(out) as stage:
+    with output_folder(out, beside=args.beside_existing) as stage:
         result = case.run(stage, progress=_progress, **extra)
     _progress("")
     for path in result["written"]:
@@ -163,8 +164,8 @@ def cmd_check(args):
 def cmd_report(args):
     from ..report import build_report
 
-    check_output_path(args.out, "--out", "dir")
-    with staged_dir(args.out) as stage:
+    check_output_path(args.out, "--out", "dir", beside=args.beside_existing)
+    with output_folder(args.out, beside=args.beside_existing) as stage:
         path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress,
                             force=args.force)
     _progress("")
@@ -220,6 +221,7 @@ def build_parser():
     s.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the sweep point cache ($NSFRIC_CACHE_DIR/sweep or "
                         "~/.cache/nsfric/sweep)")
+    _beside_option(s)
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
@@ -232,6 +234,7 @@ def build_parser():
     s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
+    _beside_option(s)
     s.set_defaults(func=cmd_report)
 
     from . import export, study, sweep
@@ -242,13 +245,15 @@ def build_parser():
 
 
 def _terminate(signum, frame):
-    """SIGTERM: unwind like an interrupt, so staged outputs are removed."""
-    raise SystemExit(143)
+    """SIGTERM, SIGHUP: unwind like an interrupt, so staged outputs are removed."""
+    raise SystemExit(128 + signum)
 
 
 def main(argv=None) -> int:
     try:
         signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:  # not under nohup
+            signal.signal(signal.SIGHUP, _terminate)
     except ValueError:  # not the main thread
         pass
     try:
@@ -281,6 +286,7 @@ def _run(argv) -> int:
     """Parse and run one command.  Library warnings are recorded, never printed raw (a
     command writes the relevant ones into its sidecar); a plug-in that failed to load is
     reported as one line per plug-in."""
+    from ..outputs import KeptFileWarning
     from ..plugins import PluginWarning
 
     with warnings.catch_warnings(record=True) as caught:
@@ -293,6 +299,9 @@ def _run(argv) -> int:
                       if issubclass(w.category, PluginWarning)]
             for line in dict.fromkeys(plugin):
                 print(line.splitlines()[0], file=sys.stderr)
+            for w in caught:  # an earlier output the user changed, kept
+                if issubclass(w.category, KeptFileWarning):
+                    print(f"nsfric: note: {w.message}", file=sys.stderr)
 
 
 def _silence_stdout():
