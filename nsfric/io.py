@@ -13,6 +13,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from . import outputs
+
 
 def versions() -> dict:
     """Versions of nsfric and the numerical stack, for provenance (SciPy's and SymPy's
@@ -30,12 +32,17 @@ def versions() -> dict:
     return out
 
 
-def cache_dir(kind: str) -> str:
-    """The user cache folder of ``kind`` (``kernels``, ``sweep``): ``$NSFRIC_CACHE_DIR/<kind>``,
-    else ``$XDG_CACHE_HOME/nsfric/<kind>``, else ``~/.cache/nsfric/<kind>`` (not created)."""
-    root = os.environ.get("NSFRIC_CACHE_DIR") or os.path.join(
+def cache_root() -> str:
+    """The root of nsfric's caches: ``$NSFRIC_CACHE_DIR``, else ``$XDG_CACHE_HOME/nsfric``,
+    else ``~/.cache/nsfric`` (not created).  No output may go inside, to or above it."""
+    return os.environ.get("NSFRIC_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "nsfric")
-    return os.path.join(root, kind)
+
+
+def cache_dir(kind: str) -> str:
+    """The user cache folder of ``kind`` (``kernels``, ``sweep``): ``<cache_root()>/<kind>``
+    (not created)."""
+    return os.path.join(cache_root(), kind)
 
 
 #: file systems that are not for outputs
@@ -59,13 +66,17 @@ def _nearest_existing(path: str) -> str:
     return d
 
 
-def check_output_path(path: str, option: str = "--out", kind: str = "file", suffix: str | None = None):
+def check_output_path(path: str, option: str = "--out", kind: str = "file", suffix: str | None = None,
+                      beside: bool = False, caches=(), expect=()):
     """Raise ValueError (naming ``option``) unless ``path`` can receive an output.
 
     ``kind`` is ``"file"`` (must not be an existing directory) or ``"dir"`` (must not be
     an existing non-directory).  Checked before any computation: the name's length, that
     it is not under a pseudo file system (/proc, /sys, /dev), that no ancestor is a
-    regular file, and that the nearest existing ancestor is a writable directory.
+    regular file, that the nearest existing ancestor is a writable directory, and the
+    rules of :mod:`nsfric.outputs`: a file replaces only a file nsfric wrote; a folder
+    is not in or above a cache (``caches``: further cache folders), non-empty only with
+    a manifest or ``beside``, with no file in the way of the outputs ``expect``.
     """
     if not isinstance(path, str) or not path.strip():
         raise ValueError(f"{option} must name a {kind}, got {path!r}")
@@ -91,22 +102,23 @@ def check_output_path(path: str, option: str = "--out", kind: str = "file", suff
         raise ValueError(f"{option}: {anc_dir!r} is not a directory, so {path!r} cannot be created")
     if not os.access(anc_dir, os.W_OK | os.X_OK):
         raise ValueError(f"{option}: no permission to write in {anc_dir!r}")
+    if kind == "file":
+        outputs.check_file(path, option)
+    else:
+        outputs.check_folder(path, option, beside, caches, expect)
     return path
 
 
 def _publish(pairs):
-    """Move every ``(tmp, target)`` into place, all or nothing.
-
-    Existing targets are first moved aside; if any move fails, the new files are
-    removed and the old ones restored, so the targets stay as they were.
-    """
+    """Move every ``(tmp, target)`` into place inside a staging folder, all or nothing
+    (the folder is published as a whole later: :func:`nsfric.outputs.output_folder`)."""
     backups, done = [], []
     try:
         for tmp, target in pairs:
             if os.path.isdir(target) and not os.path.isdir(tmp):
                 raise IsADirectoryError(f"{target!r} is a directory")
             if os.path.lexists(target):
-                bak = tempfile.mktemp(prefix=".old-", dir=os.path.dirname(target))
+                bak = tempfile.mktemp(prefix=outputs.tmp_prefix(), dir=os.path.dirname(target))
                 os.rename(target, bak)
                 backups.append((bak, target))
             os.rename(tmp, target)
@@ -133,42 +145,44 @@ def _remove(path):
 @contextmanager
 def atomic_files(*paths):
     """Yield temporary paths; on success move them all onto ``paths`` together (all or
-    nothing: see :func:`_publish`), else delete them.  Files get the umask's mode."""
-    tmps = []
+    nothing), else delete them (and the folders this created).  Files get the umask's
+    mode.
+
+    Outside a staging folder the paths (one folder) are published under that folder's
+    manifest (:mod:`nsfric.outputs`): an existing file is replaced only if nsfric wrote
+    it and it is unchanged, otherwise ValueError and nothing is written."""
+    targets = [os.path.abspath(p) for p in paths]
+    staged = outputs.in_stage(targets[0])
+    tmps, made, ok = [], [], False
     try:
-        for p in paths:
-            d = os.path.dirname(os.path.abspath(p))
-            os.makedirs(d, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
+        for folder in dict.fromkeys(os.path.dirname(t) for t in targets):
+            made += outputs._makedirs(folder)
+            if not staged:
+                outputs.remove_stale(folder)
+        if not staged:
+            for t in targets:
+                _check_replaceable(t)
+        for t in targets:
+            fd, tmp = tempfile.mkstemp(prefix=outputs.tmp_prefix(), dir=os.path.dirname(t))
             os.close(fd)
             os.chmod(tmp, 0o666 & ~_umask())
             tmps.append(tmp)
         yield tmps
-        _publish(list(zip(tmps, [os.path.abspath(p) for p in paths])))
-        tmps = []
+        pairs = list(zip(tmps, targets))
+        _publish(pairs) if staged else outputs.publish_files(pairs, "output")
+        tmps, ok = [], True
     finally:
         for tmp in tmps:
-            if os.path.exists(tmp):
+            if os.path.lexists(tmp):
                 os.remove(tmp)
+        if not ok:
+            outputs._rmdirs(made)
 
 
-@contextmanager
-def staged_dir(path: str):
-    """Yield a staging folder beside ``path``; on success it replaces ``path`` at once
-    (an existing folder is kept until then and restored on failure), else it is
-    removed.  A ``run`` or ``report`` is never left half written."""
-    full = os.path.abspath(path)
-    parent = os.path.dirname(full)
-    os.makedirs(parent, exist_ok=True)
-    stage = tempfile.mkdtemp(prefix=".tmp-", dir=parent)
-    os.chmod(stage, 0o777 & ~_umask())
-    try:
-        yield stage
-        _publish([(stage, full)])
-        stage = None
-    finally:
-        if stage is not None:
-            _remove(stage)
+def _check_replaceable(path):
+    if os.path.lexists(path) and not outputs.written_by_nsfric(path):
+        raise ValueError(f"{path!r} exists and nsfric did not write it (or it was changed since); "
+                         f"nothing is overwritten")
 
 
 def csv_text(columns: dict) -> str:

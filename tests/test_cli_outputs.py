@@ -70,15 +70,16 @@ def test_bad_output_is_refused_before_any_work_and_nothing_changes(tmp_path, arg
 
 
 def test_reference_pair_replaces_both_files_together(tmp_path):
-    (tmp_path / "a.csv").write_text("OLD\n")
-    (tmp_path / "a.json").write_text("{}\n")
+    from nsfric.io import write_csv_with_sidecar
+
+    write_csv_with_sidecar(str(tmp_path / "a.csv"), {"t": [0.0]}, {})  # an earlier output of nsfric
     p = nsfric("reference", "dry-oscillator", "--samples", "11", "--no-cross-check", "--out", "a.csv",
                cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert (tmp_path / "a.csv").read_text().startswith("t,")
     meta = json.loads((tmp_path / "a.json").read_text())  # strict JSON parses
     assert meta["case"] == "dry-oscillator"
-    assert sorted(os.listdir(tmp_path)) == ["a.csv", "a.json"]  # no temporary file left
+    assert sorted(os.listdir(tmp_path)) == [".nsfric-manifest.json", "a.csv", "a.json"]  # no temporary file left
 
 
 def test_outputs_honour_the_umask(tmp_path):
@@ -100,13 +101,13 @@ def test_strict_json_has_no_bare_nan(tmp_path):
     assert "NaN" not in text and "Infinity" not in text
 
 
-def test_run_folder_appears_at_once_and_replaces_the_old_one(tmp_path):
+def test_run_folder_appears_at_once_beside_the_users_files(tmp_path):
     out = tmp_path / "res"
     out.mkdir()
-    (out / "stale.txt").write_text("old run")
-    p = nsfric("run", "normal-impact", "--out", "res", cwd=tmp_path)
+    (out / "notes.txt").write_text("the user's")
+    p = nsfric("run", "normal-impact", "--out", "res", "--beside-existing", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    assert not (out / "stale.txt").exists()
+    assert (out / "notes.txt").read_text() == "the user's"  # never deleted (issue 24)
     assert (out / "reference-linear-dashpot.csv").exists()
     printed = p.stdout.split()
     assert printed and all(os.path.exists(tmp_path / q) for q in printed)  # final paths printed
@@ -117,10 +118,11 @@ def test_sigterm_during_run_leaves_the_previous_folder_and_no_temporary_files(tm
     out = tmp_path / "res"
     out.mkdir()
     (out / "keep.txt").write_text("previous run")
-    proc = subprocess.Popen([sys.executable, "-m", "nsfric.cli", "run", "dry-oscillator", "--out", "res"],
+    proc = subprocess.Popen([sys.executable, "-m", "nsfric.cli", "run", "dry-oscillator", "--out", "res",
+                             "--beside-existing"],
                             cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
-    while time.time() < deadline and not any(n.startswith(".tmp-") for n in os.listdir(tmp_path)):
+    while time.time() < deadline and not any(n.startswith(".tmp-") for n in os.listdir(out)):
         time.sleep(0.05)  # the staging folder exists: the run is under way
     time.sleep(1.0)
     proc.send_signal(signal.SIGTERM)

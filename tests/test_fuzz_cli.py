@@ -70,7 +70,8 @@ def _cases():
     add("ref-method-unknown", REF + ["--method", "nope"] + OUT, USAGE)
     add("ref-method-not-filippov", REF + ["--solver", "analytic", "--method", "RK45"] + OUT, USAGE)
     add("ref-ok", REF + OUT, OK, True)
-    add("ref-ok-replaces-old", REF + ["--out", "old.csv"], OK)
+    add("ref-ok-replaces-old", REF + ["--out", "old.csv"], OK)  # written by nsfric: replaced
+    add("ref-user-file-refused", REF + ["--out", "user.csv"], USAGE)  # issue 24: never overwritten
     add("ref-ok-analytic", REF + ["--solver", "analytic"] + OUT, OK)
     add("ref-ok-radau", REF + ["--method", "Radau", "--law", "d-sds"] + OUT, OK)
     add("ref-ok-dry-oscillator", ["reference", "dry-oscillator", "--t-end", "0.5", "--samples", "3"] + OUT, OK)
@@ -213,8 +214,13 @@ CASES = _cases()
 
 
 def _setup(d):
-    """The working folder of one case: files a failure must leave untouched."""
-    for name, text in (("old.csv", "OLD\n"), ("old.json", "{}\n"), ("afile", "a file\n")):
+    """The working folder of one case: files a failure must leave untouched (old.csv and
+    old.json an earlier output of nsfric, listed in the folder's manifest; the others
+    the user's)."""
+    from nsfric.io import write_csv_with_sidecar
+
+    write_csv_with_sidecar(os.path.join(d, "old.csv"), {"t": [0.0, 1.0]}, {"old": True})
+    for name, text in (("afile", "a file\n"), ("user.csv", "the user's\n")):
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
     for name in ("adir", "sidecar.json"):
@@ -306,7 +312,7 @@ def _check_outputs(d):
             assert not name.startswith((".tmp-", ".old-")), f"temporary file left: {name}"
         for name in files:
             p = os.path.join(root, name)
-            if name.endswith(".csv") and name != "old.csv":
+            if name.endswith(".csv") and name not in ("old.csv", "user.csv"):
                 with open(p) as f:
                     rows = list(csv.reader(f))
                 assert len(rows) >= 2, f"{name}: no data rows"

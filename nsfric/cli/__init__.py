@@ -21,8 +21,9 @@ import numpy as np
 from ..errors import BudgetError, SolverFailure, Unresolved, WorkerDied, ZenoError
 
 
-from ..io import check_output_path, staged_dir
-from ._common import (UsageError, _Parser, _count, _positive, _progress,  # noqa: F401
+from ..io import check_output_path
+from ..outputs import output_folder
+from ._common import (UsageError, _Parser, _beside_option, _count, _positive, _progress,  # noqa: F401
                       caught_text, check_output_pair, parse_params)
 
 
@@ -148,7 +149,7 @@ def cmd_run(args):
 
     case = get_case(args.case)
     out = args.out or os.path.join("out", case.name)
-    check_output_path(out, "--out", "dir")
+    check_output_path(out, "--out", "dir", beside=args.beside_existing)
     params = parse_params(args.param)
     takes = inspect.signature(case.run).parameters
     if params and "params" not in takes:
@@ -162,7 +163,7 @@ def cmd_run(args):
         from .sweep import default_cache
 
         extra["cache_dir"] = default_cache()
-    with staged_dir(out) as stage:
+    with output_folder(out, beside=args.beside_existing) as stage:
         result = case.run(stage, progress=_progress, **extra)
     _progress("")
     for path in result["written"]:
@@ -196,8 +197,8 @@ def cmd_check(args):
 def cmd_report(args):
     from ..report import build_report
 
-    check_output_path(args.out, "--out", "dir")
-    with staged_dir(args.out) as stage:
+    check_output_path(args.out, "--out", "dir", beside=args.beside_existing)
+    with output_folder(args.out, beside=args.beside_existing) as stage:
         path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress,
                             force=args.force)
     _progress("")
@@ -253,6 +254,7 @@ def build_parser():
     s.add_argument("--no-cache", action="store_true",
                    help="neither read nor write the sweep point cache ($NSFRIC_CACHE_DIR/sweep or "
                         "~/.cache/nsfric/sweep)")
+    _beside_option(s)
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
@@ -265,6 +267,7 @@ def build_parser():
     s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
+    _beside_option(s)
     s.set_defaults(func=cmd_report)
 
     from . import export, study, sweep
@@ -280,8 +283,8 @@ class Terminated(BaseException):
 
 
 def _terminate(signum, frame):
-    """SIGTERM: unwind like an interrupt, so staged outputs are removed."""
-    raise Terminated()
+    """SIGTERM, SIGHUP: unwind like an interrupt, so staged outputs are removed."""
+    raise Terminated(signum)
 
 
 def _open_closed_streams():
@@ -306,22 +309,25 @@ def _open_closed_streams():
 
 def main(argv=None) -> int:
     """Run the ``nsfric`` command; returns its exit status (0 success, 1 a failed run, 2
-    bad input, 130 interrupted by SIGINT, 143 terminated by SIGTERM).  Failures are one
+    bad input, 130 interrupted by SIGINT, 143 terminated by SIGTERM, 129 by SIGHUP).  Failures are one
     line on stderr, never a traceback."""
     _open_closed_streams()
     try:
         signal.signal(signal.SIGTERM, _terminate)
+        if signal.getsignal(signal.SIGHUP) is signal.SIG_DFL:  # not under nohup
+            signal.signal(signal.SIGHUP, _terminate)
     except ValueError:  # not the main thread
         pass
     try:
         rc = _run(argv)
         sys.stdout.flush()
         return rc
-    except Terminated:
+    except Terminated as e:
+        signum = e.args[0] if e.args else signal.SIGTERM
         _silence_stdout()
-        print("nsfric: terminated (SIGTERM)", file=sys.stderr)
+        print(f"nsfric: terminated ({signal.Signals(signum).name})", file=sys.stderr)
         _silence_stream(2)
-        return 143
+        return 128 + signum
     except BrokenPipeError:  # the reader stopped early (`nsfric list | head -1`)
         _silence_stdout()
         return 0
@@ -350,6 +356,7 @@ def _run(argv) -> int:
     """Parse and run one command.  Library warnings are recorded, never printed raw (a
     command writes the relevant ones into its sidecar); a plug-in that failed to load is
     reported as one line per plug-in."""
+    from ..outputs import KeptFileWarning
     from ..plugins import PluginWarning
 
     with warnings.catch_warnings(record=True) as caught:
@@ -362,6 +369,9 @@ def _run(argv) -> int:
                       if issubclass(w.category, PluginWarning)]
             for line in dict.fromkeys(plugin):
                 print(line.splitlines()[0], file=sys.stderr)
+            for w in caught:  # an earlier output the user changed, kept
+                if issubclass(w.category, KeptFileWarning):
+                    print(f"nsfric: note: {w.message}", file=sys.stderr)
 
 
 def _silence_stream(fd: int):

@@ -91,6 +91,13 @@ def _progress(msg):
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
 
 
+def _beside_option(parser):
+    """``--beside-existing``: the option of every command writing an output folder."""
+    parser.add_argument("--beside-existing", action="store_true",
+                        help="write into a non-empty folder that nsfric has not written to before, beside its "
+                             "files (a file of the same name that nsfric did not write is still never replaced)")
+
+
 def check_output_pair(out: str):
     """Validate ``--out FILE.csv`` and its JSON sidecar before any computation."""
     from ..io import check_output_path

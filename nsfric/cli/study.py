@@ -78,12 +78,16 @@ def cmd_converge(args):
     from ..cases import get_case
     from ._common import UsageError, _progress, parse_params
     from ..cases import converge
+    import os
+
     from ..io import check_output_path
+    from ..outputs import output_folder
 
     case = get_case(args.case)
     laws = args.law or [case.default_law]
     params = parse_params(args.param)
-    check_output_path(args.out, "--out", "dir")
+    check_output_path(args.out, "--out", "dir", beside=args.beside_existing,
+                       expect=("convergence.csv", "orders.csv", "convergence.json", "convergence.png"))
     for opt, values in (("--law", laws), ("--scheme", args.scheme), ("--dt", args.dt or []),
                          ("--time", args.time or [])):
         dup = sorted({str(v) for v in values if list(values).count(v) > 1})
@@ -91,11 +95,12 @@ def cmd_converge(args):
             raise UsageError(f"{opt} given more than once: {', '.join(dup)}")
     fit_range = tuple(args.fit_range) if args.fit_range else None
     label = f"{case.name}: converge"
-    res = converge(case, laws, args.scheme, dts=args.dt, variables=args.var, times=args.time,
-                   t_end=args.t_end, params=params, fit_range=fit_range, jobs=args.jobs,
-                   progress=lambda d, t: _bar(d, t, label), max_steps=args.max_steps,
-                   max_seconds=args.max_seconds)
-    paths = res.write(args.out)
+    with output_folder(args.out, beside=args.beside_existing) as stage:  # all four files or none
+        res = converge(case, laws, args.scheme, dts=args.dt, variables=args.var, times=args.time,
+                       t_end=args.t_end, params=params, fit_range=fit_range, jobs=args.jobs,
+                       progress=lambda d, t: _bar(d, t, label), max_steps=args.max_steps,
+                       max_seconds=args.max_seconds)
+        paths = [os.path.join(args.out, os.path.relpath(p, stage)) for p in res.write(stage)]
     _progress("")
     w = max(len(f"{o['law']} {o['scheme']}") for o in res.orders())
     print(f"{'law scheme':{w}s}  order     stderr  dt range            nominal")
@@ -154,6 +159,8 @@ def register(sub):
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
                    help="wall-time budget of each discrete run (default: none)")
     s.add_argument("--out", required=True, metavar="DIR")
+    from ._common import _beside_option
+    _beside_option(s)
     s.set_defaults(func=cmd_converge)
     return sub
 

@@ -18,6 +18,10 @@ import os
 import sys
 
 
+#: the files of ``nsfric sweep --out DIR`` (:func:`nsfric.study.results.write_sweep`)
+SWEEP_FILES = ("sweep.csv", "sweep.nc", "sweep.json")
+
+
 def default_cache() -> str:
     """The point cache of ``nsfric sweep`` and ``nsfric run``: ``$NSFRIC_CACHE_DIR/sweep``,
     else ``$XDG_CACHE_HOME/nsfric/sweep``, else ``~/.cache/nsfric/sweep`` (beside the
@@ -57,7 +61,8 @@ def cmd_sweep(args):
 
     check_case(args.case, args.law, args.scheme)  # before SymPy and SciPy load
     from ..cases import get_case, sweep
-    from ..io import check_output_path, staged_dir
+    from ..io import check_output_path
+    from ..outputs import output_folder
     from ..study.grid import parse_grid
     from ..study.results import write_sweep
     from ._common import UsageError, parse_params
@@ -65,22 +70,23 @@ def cmd_sweep(args):
     case = get_case(args.case)
     grid = parse_grid(args.grid)
     params = parse_params(args.param)
-    check_output_path(args.out, "--out", "dir")
+    cache = None if args.no_cache else (args.cache or default_cache())
+    check_output_path(args.out, "--out", "dir", beside=args.beside_existing, caches=[cache] if cache else [],
+                      expect=SWEEP_FILES)
     if sum(bool(x) for x in (args.jobs and args.jobs > 1, args.dask_local, args.scheduler)) > 1:
         raise UsageError("give one of --jobs, --dask-local, --scheduler")
     dup = sorted({v for v in args.observable if args.observable.count(v) > 1})
     if dup:
         raise UsageError(f"--observable given more than once: {', '.join(dup)}")
     options = {k: getattr(args, k) for k in ("rtol", "atol") if getattr(args, k) is not None}
-    cache = None if args.no_cache else (args.cache or default_cache())
     progress = True if (args.progress or sys.stderr.isatty()) else None
-    with dask_client(args) as client:
-        ds = sweep(case, args.law, grid, args.observable, params=params, solver=args.solver,
-                   options=options, t_end=args.t_end, estimate=not args.no_estimate, scheme=args.scheme,
-                   dt=args.dt, executor=client, jobs=args.jobs, chunksize=args.chunksize,
-                   cache_dir=cache, force=args.force, progress=progress,
-                   on_failure="record" if args.keep_going else "raise")
-    with staged_dir(args.out) as stage:
+    with output_folder(args.out, beside=args.beside_existing, caches=[cache] if cache else []) as stage:
+        with dask_client(args) as client:
+            ds = sweep(case, args.law, grid, args.observable, params=params, solver=args.solver,
+                       options=options, t_end=args.t_end, estimate=not args.no_estimate, scheme=args.scheme,
+                       dt=args.dt, executor=client, jobs=args.jobs, chunksize=args.chunksize,
+                       cache_dir=cache, force=args.force, progress=progress,
+                       on_failure="record" if args.keep_going else "raise")
         paths = write_sweep(ds, stage)
     failed = int((ds["failure"] != "").sum()) if "failure" in ds else 0
     n = ds.attrs["points"]
@@ -129,5 +135,7 @@ def register(sub):
                         "(exit status 1 if any point failed)")
     s.add_argument("--progress", action="store_true", help="progress bar on stderr even when it is not a terminal")
     s.add_argument("--out", required=True, metavar="DIR")
+    from ._common import _beside_option
+    _beside_option(s)
     s.set_defaults(func=cmd_sweep)
     return sub
