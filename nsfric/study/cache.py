@@ -7,10 +7,12 @@ right-hand sides, outputs and resets -- SymPy expressions as ``srepr``), the bou
 the versions of nsfric and of the numerical stack, and the content of nsfric's own
 source (:func:`source_hash`: an edited solver or case is a new key, also without a new
 version number).  An entry is one JSON file
-``<key[:2]>/<key>.json`` holding its key and its result, written atomically (a
-temporary file renamed into place), so an interrupted sweep leaves only whole entries.
-An entry that cannot be read, is not strict JSON or holds another key is recomputed,
-never trusted.
+``<key[:2]>/<key>.json``, a checksummed entry of :mod:`nsfric.cache_store` holding the
+whole specification and the result, written atomically (a temporary file renamed into
+place), so an interrupted sweep leaves only whole entries.  An entry that cannot be
+read, fails its checksum, is not strict JSON, holds another specification or a
+malformed result is recomputed and replaced, never trusted; a cache that cannot be
+written is skipped (noted for the sidecar).
 """
 from __future__ import annotations
 
@@ -19,11 +21,9 @@ import hashlib
 import json
 import math
 import os
-import tempfile
-
 import sympy as sp
 
-from ..io import json_text
+from .. import cache_store
 
 _MODEL_HASHES: dict = {}
 _SOURCE_HASH: list = []
@@ -113,8 +113,20 @@ def _decode(o):
     return o
 
 
+def _valid_result(result) -> bool:
+    """A point's result: ``observables`` and ``estimate`` (numbers by name), ``stats``."""
+    return (isinstance(result, dict) and all(isinstance(result.get(k), dict) for k in ("observables", "stats"))
+            and isinstance(result.get("estimate", {}), dict)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                    for k in ("observables", "estimate") for v in _decode(result.get(k, {})).values()))
+
+
 class PointCache:
-    """Sweep results by content key in the folder ``root`` (created on first store)."""
+    """Sweep results by content key in the folder ``root`` (created on first store):
+    checksummed entries of :mod:`nsfric.cache_store` (kind ``sweep``), each holding the
+    point's whole specification beside its result."""
+
+    KIND = "sweep"
 
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
@@ -122,32 +134,14 @@ class PointCache:
     def path(self, key: str) -> str:
         return os.path.join(self.root, key[:2], key + ".json")
 
-    def load(self, key: str):
-        """The stored result of ``key`` (a dict), or None when absent, unreadable, not
-        strict JSON or stored under another key."""
-        try:
-            with open(self.path(key), encoding="utf-8") as f:
-                entry = json.load(f, parse_constant=_reject)
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
-        if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("result"), dict):
-            return None
-        return _decode(entry["result"])
+    def load(self, key: str, spec=None):
+        """The stored result of ``key`` (a dict), or None when absent or not trustworthy
+        (a wrong checksum, not strict JSON, another specification, a malformed result)."""
+        result = cache_store.read(self.path(key), self.KIND, spec, _valid_result)
+        return None if result is None else _decode(result)
 
-    def store(self, key: str, result: dict):
-        """Write the entry atomically (temporary file, then rename)."""
-        target = self.path(key)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json_text({"key": key, "result": _encode(result)}))
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
-
-
-def _reject(name):
-    raise ValueError(f"not strict JSON: {name}")
+    def store(self, key: str, result: dict, spec=None) -> bool:
+        """Write the entry atomically; False (the cache skipped, a note recorded by
+        :func:`nsfric.cache_store.skip`) when it cannot be written."""
+        return cache_store.write(self.path(key), self.KIND, spec if spec is not None else {"key": key},
+                                 _encode(result))
