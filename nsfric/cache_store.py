@@ -18,7 +18,9 @@ its canonical JSON text), ``data`` what is cached.
   file) is *skipped*: the run goes on without it and :func:`notes` records why, for the
   sidecar of the outputs (``"cache": [{"kind", "path", "skipped"}]``).  An empty
   directory occupying an entry's path is replaced; a non-empty one is left alone (its
-  files are not nsfric's) and the write is skipped.
+  files are not nsfric's) and the write is skipped.  Non-finite floats in the data are
+  stored as ``{"__float__": "inf"}`` (strict JSON has none); a caller that needs finite
+  numbers says so with ``check=all_finite``.
 
 This module is on the ground floor: it imports no layer of nsfric.
 """
@@ -72,6 +74,27 @@ def header(kind: str, payload: str) -> str:
     return f"{MAGIC} {FORMAT} {kind} sha256={checksum(payload)}"
 
 
+def _encode(o):
+    """Non-finite floats as ``{"__float__": "inf"}`` (strict JSON has none)."""
+    if isinstance(o, dict):
+        return {k: _encode(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_encode(v) for v in o]
+    if isinstance(o, float) and not math.isfinite(o):
+        return {"__float__": repr(o)}
+    return o
+
+
+def _decode(o):
+    if isinstance(o, dict):
+        if len(o) == 1 and o.get("__float__") in ("nan", "inf", "-inf"):
+            return float(o["__float__"])
+        return {k: _decode(v) for k, v in o.items()}
+    if isinstance(o, list):
+        return [_decode(v) for v in o]
+    return o
+
+
 def _reject(name):
     raise ValueError(f"not strict JSON: {name}")
 
@@ -103,7 +126,7 @@ def read(path: str, kind: str, spec=None, check=None):
             return None
         if spec is not None and canonical(obj["spec"]) != canonical(spec):
             return None
-        data = obj["data"]
+        data = _decode(obj["data"])
         if check is not None and not check(data):
             return None
         return data
@@ -115,7 +138,7 @@ def write(path: str, kind: str, spec, data) -> bool:
     """Write the entry atomically (see the module docstring); False (and a note) when
     the cache cannot be written.  ``data`` must be strict JSON (finite numbers)."""
     try:
-        payload = json.dumps({"spec": json.loads(canonical(spec)), "data": data}, sort_keys=True,
+        payload = json.dumps({"spec": json.loads(canonical(spec)), "data": _encode(data)}, sort_keys=True,
                              allow_nan=False)
     except (TypeError, ValueError) as e:
         skip(kind, path, f"not storable: {e}")
