@@ -134,19 +134,20 @@ def read(path: str, kind: str, spec=None, check=None):
         return None
 
 
-def write(path: str, kind: str, spec, data) -> bool:
+def write(path: str, kind: str, spec, data, root: str | None = None) -> bool:
     """Write the entry atomically (see the module docstring); False (and a note) when
-    the cache cannot be written.  ``data`` must be strict JSON (finite numbers)."""
+    the cache cannot be written (``root``: the cache folder the note names, default the
+    entry's folder)."""
     try:
         payload = json.dumps({"spec": json.loads(canonical(spec)), "data": _encode(data)}, sort_keys=True,
                              allow_nan=False)
     except (TypeError, ValueError) as e:
-        skip(kind, path, f"not storable: {e}")
+        skip(kind, root or path, f"not storable: {e}")
         return False
-    return write_text(path, kind, f"{header(kind, payload)}\n{payload}")
+    return write_text(path, kind, f"{header(kind, payload)}\n{payload}", root)
 
 
-def write_text(path: str, kind: str, text: str) -> bool:
+def write_text(path: str, kind: str, text: str, root: str | None = None) -> bool:
     """Write ``text`` to ``path`` atomically; False (and a note) when it cannot be
     written (an empty directory in the way is replaced, a non-empty one is kept)."""
     folder = os.path.dirname(os.path.abspath(path))
@@ -163,7 +164,7 @@ def write_text(path: str, kind: str, text: str) -> bool:
         tmp = None
         return True
     except OSError as e:
-        skip(kind, path, f"cannot write: {e.strerror or e}")
+        skip(kind, root or path, f"cannot write: {e.strerror or e}")
         return False
     finally:
         if tmp is not None:
@@ -180,8 +181,12 @@ def _umask() -> int:
 
 
 def skip(kind: str, path: str, reason: str) -> None:
-    """Record that the cache ``kind`` was skipped (once per kind and reason)."""
-    note = {"kind": kind, "path": os.path.dirname(os.path.abspath(path)), "skipped": reason}
+    """Record that the cache ``kind`` was skipped (once per kind and reason); ``path``: an
+    entry (its folder is named) or the cache folder itself."""
+    folder = os.path.abspath(path)
+    if not folder.endswith(os.sep + kind) and os.path.splitext(folder)[1]:
+        folder = os.path.dirname(folder)
+    note = {"kind": kind, "path": folder, "skipped": reason}
     if not any(n["kind"] == kind and n["skipped"] == reason for n in _NOTES):
         _NOTES.append(note)
 

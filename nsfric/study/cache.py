@@ -114,4 +114,4 @@ class PointCache:
         """Write the entry atomically; False (the cache skipped, a note recorded by
         :func:`nsfric.cache_store.skip`) when it cannot be written."""
         return cache_store.write(self.path(key), self.KIND, spec if spec is not None else {"key": key},
-                                 _encode(result))
+                                 _encode(result), root=self.root)
