@@ -21,7 +21,6 @@ import pathlib
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -85,12 +84,47 @@ def _in_process(force, monkeypatch, cache=None):
     return float(ns["DragCase"]().reference_solution(samples=3).y[0, -1]), ns["DragCase"]
 
 
+LAW_MODULE = '''
+import sympy as sp
+import nsfric
+
+v = sp.Symbol("v", real=True)
+gamma = sp.Symbol("gamma", positive=True)
+
+
+def drag():
+    return nsfric.TangentialLaw("w24-drag", "F = drag", (), (nsfric.Param(gamma, 0.5, 0, lo_open=True),),
+                                {{}}, {{"drag": ({{}}, {force})}}, velocity=v)
+'''
+CASE_MODULE = '''
+import sympy as sp
+import nsfric
+from w24_drag_law import drag, v
+
+x, m, k = sp.symbols("x m k", real=True)
+P = nsfric.Param
+
+
+class DragCase(nsfric.Case):
+    name, laws, default_law, t_end = "w24-drag-oscillator", ("w24-drag",), "w24-drag", 2.0
+    initial = {"x": "x0", "v": "v0"}
+
+    def build(self, law):
+        spring = nsfric.Slider(v, position=x, mass=m, stiffness=k,
+                               params=(P(m, 1.0, 0, lo_open=True), P(k, 1.0, 0, lo_open=True)))
+        x0, v0 = sp.symbols("x0 v0", real=True)
+        return nsfric.couple(spring, tangential=drag(), name="w24-drag", params=(P(x0, 1.0), P(v0, 0.0)))
+'''
+
+
 def test_a_plugin_law_edited_in_its_own_module_is_a_new_model(tmp_path, monkeypatch):
-    mod = tmp_path / "w24_plugin_law.py"
-    code = "from w24_plugin_law import DragCase\n" + SOLVE
-    mod.write_text(PLUGIN.format(force="-gamma * v"))
+    """The issue's case: the law in a module of its own, the case in another one."""
+    (tmp_path / "w24_drag_case.py").write_text(CASE_MODULE)
+    law = tmp_path / "w24_drag_law.py"
+    code = "from w24_drag_case import DragCase\n" + SOLVE
+    law.write_text(LAW_MODULE.format(force="-gamma * v"))
     before = _python(code, tmp_path / "cache", tmp_path)
-    mod.write_text(PLUGIN.format(force="-3 * gamma * v"))  # the law edited, in a fresh process
+    law.write_text(LAW_MODULE.format(force="-3 * gamma * v"))  # the law edited, in a fresh process
     after = _python(code, tmp_path / "cache", tmp_path)
     exact, _ = _in_process("-3 * gamma * v", monkeypatch)
     assert after == pytest.approx(exact, rel=1e-12, abs=1e-14)

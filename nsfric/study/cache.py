@@ -1,7 +1,7 @@
 """On-disk cache of sweep points, keyed by a content hash.
 
 A point's key is the SHA-256 of a canonical JSON text of everything its result depends
-on: the model's content hash (:func:`model_hash`: every field of the model -- states,
+on: the model's content hash (:func:`~nsfric.symbolic.content.model_hash`: every field of the model -- states,
 parameters with their defaults and ranges, switching functions, modes with their
 right-hand sides, outputs and resets -- SymPy expressions as ``srepr``), the bound parameter values, the solver with its tolerances and options, and
 the versions of nsfric and of the numerical stack, and the content of nsfric's own
@@ -20,6 +20,7 @@ import hashlib
 import json
 import math
 import os
+
 from .. import cache_store
 from ..symbolic.content import model_hash  # noqa: F401  (re-exported)
 
