@@ -254,6 +254,10 @@ def write_csv_with_sidecar(path: str, columns: dict, meta: dict, finite: str | N
         if bad:
             raise ValueError(f"non-finite values (inf/NaN) in column(s) {', '.join(bad)}; nothing "
                              f"written{finite}")
+    from . import cache_store
+
+    if cache_store.notes():  # a cache that could not be written was skipped: say so
+        meta = {**meta, "cache": cache_store.notes()}
     side = os.path.splitext(path)[0] + ".json"
     with atomic_files(path, side) as (t1, t2):
         with open(t1, "w") as f:

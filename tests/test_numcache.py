@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import nsfric
+from nsfric import cache_store
 from nsfric.symbolic import numcache
 from nsfric.symbolic.frozen import FrozenModel
 
@@ -108,15 +109,15 @@ def _entry_file(root):
     return path
 
 
-def _rewrite_payload(path, edit):
-    """Edit the payload and store it with a correct checksum (a file that passes the
-    checksum but must still not be trusted)."""
+def _rewrite_payload(path, edit, part="data"):
+    """Edit the payload's ``part`` (its ``data`` or its ``spec``) and store it with a
+    correct checksum (a file that passes the checksum but must still not be trusted)."""
     _, payload = pathlib.Path(path).read_text().split("\n", 1)
     data = json.loads(payload)
-    edit(data)
+    edit(data[part])
     payload = json.dumps(data, sort_keys=True)
     with open(path, "w") as f:
-        f.write(f"{numcache._MAGIC} {numcache.FORMAT} sha256={numcache._checksum(payload)}\n{payload}")
+        f.write(f"{cache_store.header(numcache.KIND, payload)}\n{payload}")
 
 
 def _garbage_function(data):
@@ -132,7 +133,7 @@ def _truncate(path):
 def _wrong_hash(path):
     _, payload = pathlib.Path(path).read_text().split("\n", 1)
     with open(path, "w") as f:
-        f.write(f"{numcache._MAGIC} {numcache.FORMAT} sha256={'0' * 64}\n{payload}")
+        f.write(f"{cache_store.MAGIC} {cache_store.FORMAT} {numcache.KIND} sha256={'0' * 64}\n{payload}")
 
 
 def _garbage(path):
@@ -149,7 +150,7 @@ CORRUPTIONS = {
     "wrong hash": _wrong_hash,
     "garbage": _garbage,
     "empty": _empty,
-    "other key": lambda p: _rewrite_payload(p, lambda d: d.update(key="0" * 64)),
+    "other key": lambda p: _rewrite_payload(p, lambda d: d.update(model="0" * 64), "spec"),
     "function that does not compile": lambda p: _rewrite_payload(p, _garbage_function),
 }
 

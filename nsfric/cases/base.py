@@ -177,9 +177,10 @@ class Case:
         if law in self._models and law not in frozen:  # (a restored model stays the one used)
             return self._models[law]
         if law not in frozen:
-            from ..symbolic.numcache import class_files, numeric_model
+            from ..symbolic.numcache import class_files, numeric_model, own_case
 
-            frozen[law] = numeric_model(self.name, law, functools.partial(self.model, law), class_files(type(self)))
+            frozen[law] = numeric_model(self.name, law, functools.partial(self.model, law), class_files(type(self)),
+                                        own=own_case(type(self)))
         return frozen[law]
 
     def _model_at_hand(self, law: str | None):

@@ -356,9 +356,11 @@ def _run(argv) -> int:
     """Parse and run one command.  Library warnings are recorded, never printed raw (a
     command writes the relevant ones into its sidecar); a plug-in that failed to load is
     reported as one line per plug-in."""
+    from .. import cache_store
     from ..outputs import KeptFileWarning
     from ..plugins import PluginWarning
 
+    cache_store.clear_notes()  # the caches skipped by this command (also in its sidecar)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -372,6 +374,9 @@ def _run(argv) -> int:
             for w in caught:  # an earlier output the user changed, kept
                 if issubclass(w.category, KeptFileWarning):
                     print(f"nsfric: note: {w.message}", file=sys.stderr)
+            for note in cache_store.notes():
+                print(f"nsfric: note: the {note['kind']} cache in {note['path']} was skipped "
+                      f"({note['skipped']})", file=sys.stderr)
 
 
 def _silence_stream(fd: int):

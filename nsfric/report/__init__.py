@@ -29,8 +29,9 @@ def _files(folder: str) -> list:
 
 def run_case(case, dest: str, force: bool = False, progress=None) -> dict:
     """The outputs of ``case`` in ``dest``: from the cache, or computed (and cached)."""
-    key = cache.case_key(case)
-    manifest = None if force else cache.load(key, dest)
+    spec = cache.case_spec(case)
+    key = cache.cache_store.spec_key(spec)[:32]
+    manifest = None if force else cache.load(key, dest, spec)
     cached = manifest is not None
     if not cached:
         t0 = time.perf_counter()
@@ -38,15 +39,16 @@ def run_case(case, dest: str, force: bool = False, progress=None) -> dict:
         seconds = time.perf_counter() - t0
         written = [os.path.relpath(p, dest) for p in result["written"]]
         manifest = {"case": case.name, "seconds": seconds, "written": written, "files": _files(dest)}
-        cache.store(key, manifest, dest)
+        cache.store(key, manifest, dest, spec)
     return {"case": case, "paper": paper_of(case.name), "cached": cached,
             "seconds": manifest["seconds"], "captions": case.captions(),
             "written": [os.path.join(dest, p) for p in manifest["written"]]}
 
 
 def _checks(force: bool, progress=None) -> list:
-    key = cache.checks_key()
-    hit = None if force else cache.load(key)
+    spec = cache.checks_spec()
+    key = cache.cache_store.spec_key(spec)[:32]
+    hit = None if force else cache.load(key, spec=spec)
     if hit is not None:
         return hit["results"]
     from ..symbolic.checks import run_checks
@@ -55,7 +57,7 @@ def _checks(force: bool, progress=None) -> list:
         progress("symbolic checks")
     results = [{"name": r.name, "source": r.source, "statement": r.statement,
                 "passed": bool(r.passed), "seconds": r.seconds} for r in run_checks()]
-    cache.store(key, {"results": results, "files": []})
+    cache.store(key, {"results": results, "files": []}, spec=spec)
     return results
 
 

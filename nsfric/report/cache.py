@@ -10,17 +10,21 @@ caption declarations are not part of it: verdicts are re-evaluated on every repo
 Entries live in ``$NSFRIC_CACHE_DIR/report``, else the user cache folder
 (``$XDG_CACHE_HOME/nsfric/report``, default ``~/.cache/nsfric/report``; the same rule as
 the kernel and sweep caches, :func:`nsfric.io.cache_dir`), one folder per
-key holding the files the case wrote and ``manifest.json``.
+key holding the files the case wrote and ``manifest.json``, a checksummed entry of
+:mod:`nsfric.cache_store` with the key's whole specification (:func:`case_spec`) and the
+SHA-256 of every file: an entry whose manifest or any file does not match is a miss, its
+case re-run and the entry replaced.  A plug-in case's key also holds the content of its
+models (its laws may be defined outside its module).
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import sys
 import tempfile
 
+from .. import cache_store
 from ..io import cache_dir, versions
 
 #: the folder of the nsfric package
@@ -28,6 +32,7 @@ PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LOWER = ("symbolic", "solvers", "schemes", "study")
 GROUND = ("__init__.py", "errors.py", "io.py", "plotting.py", "plugins.py", "solution.py")
 MANIFEST = "manifest.json"
+KIND = "report"
 
 
 def cache_root() -> str:
@@ -60,67 +65,119 @@ def source_files(case) -> list:
     return sorted(set(f for f in files if os.path.isfile(f)))
 
 
-def _digest(parts, files) -> str:
-    h = hashlib.sha256()
-    for p in parts:
-        h.update(repr(p).encode() + b"\0")
+def _spec(parts, files) -> dict:
+    """The whole specification of an entry: ``parts`` and the SHA-256 of every file."""
+    sources = {}
     for f in files:
-        h.update(os.path.relpath(f, PACKAGE).encode() + b"\0")
         with open(f, "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()[:32]
+            sources[os.path.relpath(f, PACKAGE)] = hashlib.sha256(fh.read()).hexdigest()
+    return {"parts": [repr(p) for p in parts], "sources": sources}
+
+
+def _model_contents(case) -> list:
+    """The content hashes of a plug-in case's models (its laws may live in modules of
+    their own, or in no file at all); nothing for nsfric's own cases (their sources are
+    in the key)."""
+    if all(c.__module__.startswith("nsfric.") or c is object for c in type(case).__mro__):
+        return []
+    from ..study.cache import model_hash
+
+    return [model_hash(case.model(law)) for law in case.laws]
+
+
+def case_spec(case) -> dict:
+    """Everything the outputs of ``case`` depend on (see the module docstring)."""
+    return _spec(["case", case.name, versions()["nsfric"], tuple(case.laws), case.t_end, _model_contents(case)],
+                 source_files(case))
 
 
 def case_key(case) -> str:
     """The cache key of ``case``'s outputs."""
-    return _digest(["case", case.name, versions()["nsfric"], tuple(case.laws), case.t_end],
-                   source_files(case))
+    return cache_store.spec_key(case_spec(case))[:32]
+
+
+def checks_spec() -> dict:
+    """The specification of the symbolic checks (the ``symbolic`` package and the version)."""
+    return _spec(["checks", versions()["nsfric"]], sorted(_py_files(os.path.join(PACKAGE, "symbolic"))))
 
 
 def checks_key() -> str:
-    """The cache key of the symbolic checks (the ``symbolic`` package and the version)."""
-    return _digest(["checks", versions()["nsfric"]], sorted(_py_files(os.path.join(PACKAGE, "symbolic"))))
+    """The cache key of the symbolic checks."""
+    return cache_store.spec_key(checks_spec())[:32]
 
 
-def load(key: str, dest: str | None = None):
-    """The manifest of entry ``key`` (its files copied into ``dest`` if given), or None."""
+def _safe(rel) -> bool:
+    return (isinstance(rel, str) and rel and not os.path.isabs(rel)
+            and not os.path.normpath(rel).startswith(os.pardir) and rel != MANIFEST)
+
+
+def _valid(manifest) -> bool:
+    sums = manifest.get("sha256") if isinstance(manifest, dict) else None
+    return (isinstance(sums, dict) and isinstance(manifest.get("files"), list)
+            and all(_safe(rel) and isinstance(sums.get(rel), str) for rel in manifest["files"]))
+
+
+def load(key: str, dest: str | None = None, spec=None):
+    """The manifest of entry ``key`` (its files copied into ``dest`` if given), or None
+    when the entry is missing or not whole: its manifest fails its checksum or holds
+    another specification, or one of its files is missing or differs from the SHA-256
+    stored for it (a truncated CSV is never copied).  Every file is verified before the
+    first one is copied."""
     entry = os.path.join(cache_root(), key)
+    manifest = cache_store.read(os.path.join(entry, MANIFEST), KIND, spec, _valid)
+    if manifest is None:
+        return None
+    blobs = {}
     try:
-        with open(os.path.join(entry, MANIFEST)) as f:
-            manifest = json.load(f)
+        for rel in manifest["files"]:
+            with open(os.path.join(entry, rel), "rb") as f:
+                blobs[rel] = f.read()
+            if hashlib.sha256(blobs[rel]).hexdigest() != manifest["sha256"][rel]:
+                return None
         if dest is not None:
-            for rel in manifest["files"]:
+            for rel, blob in blobs.items():
                 target = os.path.join(dest, rel)
                 os.makedirs(os.path.dirname(target), exist_ok=True)
-                shutil.copy2(os.path.join(entry, rel), target)
-    except (OSError, ValueError, KeyError):
+                with open(target, "wb") as f:
+                    f.write(blob)
+    except OSError:
         return None
     return manifest
 
 
-def store(key: str, manifest: dict, src: str | None = None):
-    """Store ``manifest`` (and the files ``manifest["files"]`` of ``src``) as entry ``key``,
-    atomically; a cache that cannot be written is skipped silently (it is only a cache)."""
+def store(key: str, manifest: dict, src: str | None = None, spec=None) -> bool:
+    """Store ``manifest`` (and the files ``manifest["files"]`` of ``src``, each with its
+    SHA-256) as entry ``key``, atomically; a cache that cannot be written is skipped (it
+    is only a cache; :func:`nsfric.cache_store.notes` says why)."""
     root = cache_root()
+    final = os.path.join(root, key)
     try:
         os.makedirs(root, exist_ok=True)
         tmp = tempfile.mkdtemp(prefix=".tmp-", dir=root)
-    except OSError:
-        return
+    except OSError as e:
+        cache_store.skip(KIND, final, f"cannot write: {e.strerror or e}")
+        return False
     try:
+        sums = {}
         for rel in manifest.get("files", []):
             target = os.path.join(tmp, rel)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copy2(os.path.join(src, rel), target)
-        with open(os.path.join(tmp, MANIFEST), "w") as f:
-            json.dump(manifest, f)
-        final = os.path.join(root, key)
-        if os.path.isdir(final):
-            shutil.rmtree(final, ignore_errors=True)
+            with open(os.path.join(src, rel), "rb") as f:
+                blob = f.read()
+            with open(target, "wb") as f:
+                f.write(blob)
+            sums[rel] = hashlib.sha256(blob).hexdigest()
+        if not cache_store.write(os.path.join(tmp, MANIFEST), KIND, spec if spec is not None else {"key": key},
+                                 {**manifest, "sha256": sums}):
+            return False
+        if os.path.isdir(final) and os.path.isfile(os.path.join(final, MANIFEST)):
+            shutil.rmtree(final, ignore_errors=True)  # an entry of ours (it has a manifest)
         os.rename(tmp, final)
         tmp = None
-    except OSError:
-        pass
+        return True
+    except OSError as e:
+        cache_store.skip(KIND, final, f"cannot write: {e.strerror or e}")
+        return False
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)

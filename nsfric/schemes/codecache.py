@@ -8,8 +8,8 @@ of the model's own entry (:mod:`nsfric.symbolic.numcache`), so a process that fi
 them on disk runs a scheme without importing SymPy, with the very same code, hence
 the same numbers.
 
-* **Key**: a SHA-256 of the model entry's key (format, versions, case, law, every
-  source of :mod:`nsfric.symbolic` and of the case's modules) and of every source file
+* **Key**: a SHA-256 of the model entry's key (format, versions, backend, the model's
+  content, every source of :mod:`nsfric.symbolic`) and of every source file
   of :mod:`nsfric.schemes` and of :mod:`nsfric.solvers.switching` (the mode logic the
   kernels paste in): editing a scheme, the tracer or a kernel generator gives a new key.
 * **Checks and writes**: those of :class:`~nsfric.symbolic.numcache.Entry` (a checksum
@@ -26,9 +26,10 @@ everything is derived from SymPy, as before.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
+
+from .. import cache_store
 
 from ..symbolic.frozen import FrozenModel
 from ..symbolic.numcache import Entry, _digest_files, enabled
@@ -45,9 +46,14 @@ def schemes_digest() -> str:
     return _digest_files(files + list(EXTRA_SOURCES))
 
 
+def companion_spec(model_key: str) -> dict:
+    """The whole specification of the schemes' entry of the model entry ``model_key``."""
+    return {"companion": model_key, "schemes": schemes_digest()}
+
+
 def companion_key(model_key: str) -> str:
     """The key of the schemes' entry of the model entry ``model_key``."""
-    return hashlib.sha256(f"{model_key}|schemes|{schemes_digest()}".encode()).hexdigest()
+    return cache_store.spec_key(companion_spec(model_key))
 
 
 class SchemeStore:
@@ -59,9 +65,9 @@ class SchemeStore:
         self.model = model
         self.entry = None
         if isinstance(model, FrozenModel) and enabled():
-            key = companion_key(model.entry.key)
-            self.entry = Entry.load(key, model.entry.backend) or Entry(key, model.entry.backend,
-                                                                        {"companion": model.entry.key})
+            spec = companion_spec(model.entry.key)
+            self.entry = Entry.load(spec, model.entry.backend) or Entry(spec, model.entry.backend,
+                                                                         {"companion": model.entry.key})
 
     @property
     def symbolic(self):
@@ -116,4 +122,4 @@ def is_index_list(v, n: int) -> bool:
     return isinstance(v, list) and all(isinstance(i, int) and 0 <= i < n for i in v)
 
 
-__all__ = ["SchemeStore", "companion_key", "is_index_list", "schemes_digest", "store"]
+__all__ = ["SchemeStore", "companion_key", "companion_spec", "is_index_list", "schemes_digest", "store"]

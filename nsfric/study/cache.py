@@ -1,31 +1,29 @@
 """On-disk cache of sweep points, keyed by a content hash.
 
 A point's key is the SHA-256 of a canonical JSON text of everything its result depends
-on: the model's content hash (:func:`model_hash`: every field of the model -- states,
+on: the model's content hash (:func:`~nsfric.symbolic.content.model_hash`: every field of the model -- states,
 parameters with their defaults and ranges, switching functions, modes with their
 right-hand sides, outputs and resets -- SymPy expressions as ``srepr``), the bound parameter values, the solver with its tolerances and options, and
 the versions of nsfric and of the numerical stack, and the content of nsfric's own
 source (:func:`source_hash`: an edited solver or case is a new key, also without a new
 version number).  An entry is one JSON file
-``<key[:2]>/<key>.json`` holding its key and its result, written atomically (a
-temporary file renamed into place), so an interrupted sweep leaves only whole entries.
-An entry that cannot be read, is not strict JSON or holds another key is recomputed,
-never trusted.
+``<key[:2]>/<key>.json``, a checksummed entry of :mod:`nsfric.cache_store` holding the
+whole specification and the result, written atomically (a temporary file renamed into
+place), so an interrupted sweep leaves only whole entries.  An entry that cannot be
+read, fails its checksum, is not strict JSON, holds another specification or a
+malformed result is recomputed and replaced, never trusted; a cache that cannot be
+written is skipped (noted for the sidecar).
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import math
 import os
-import tempfile
 
-import sympy as sp
+from .. import cache_store
+from ..symbolic.content import model_hash  # noqa: F401  (re-exported)
 
-from ..io import json_text
-
-_MODEL_HASHES: dict = {}
 _SOURCE_HASH: list = []
 #: the parts of the package a point's result cannot depend on
 NOT_RESULTS = ("cli", "report")
@@ -47,33 +45,6 @@ def source_hash() -> str:
                 h.update(os.path.relpath(f, root).encode() + b"\0" + hashlib.sha256(fh.read()).digest())
         _SOURCE_HASH.append(h.hexdigest())
     return _SOURCE_HASH[0]
-
-
-def model_hash(model) -> str:
-    """Content hash of a :class:`~nsfric.symbolic.model.HybridModel`: SHA-256 of every
-    field of the model and of its parameters, modes and sliding modes (SymPy expressions
-    as ``srepr``), so any change of a law's formulas, a default or a range changes it."""
-    memo = _MODEL_HASHES.get(id(model))
-    if memo is not None and memo[0] is model:
-        return memo[1]
-    digest = hashlib.sha256(_canonical(model).encode()).hexdigest()
-    _MODEL_HASHES[id(model)] = (model, digest)
-    return digest
-
-
-def _canonical(o) -> str:
-    """A deterministic text of ``o``: dataclasses field by field, containers element by
-    element, SymPy objects by ``srepr``, anything else by ``repr``."""
-    if dataclasses.is_dataclass(o) and not isinstance(o, type):
-        inner = ", ".join(f"{f.name}={_canonical(getattr(o, f.name))}" for f in dataclasses.fields(o))
-        return f"{type(o).__name__}({inner})"
-    if isinstance(o, dict):
-        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in o.items()) + "}"
-    if isinstance(o, (list, tuple)):
-        return "[" + ", ".join(_canonical(v) for v in o) + "]"
-    if isinstance(o, sp.Basic):
-        return sp.srepr(o)
-    return repr(o)
 
 
 def content_key(spec: dict) -> str:
@@ -113,8 +84,20 @@ def _decode(o):
     return o
 
 
+def _valid_result(result) -> bool:
+    """A point's result: ``observables`` and ``estimate`` (numbers by name), ``stats``."""
+    return (isinstance(result, dict) and all(isinstance(result.get(k), dict) for k in ("observables", "stats"))
+            and isinstance(result.get("estimate", {}), dict)
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                    for k in ("observables", "estimate") for v in _decode(result.get(k, {})).values()))
+
+
 class PointCache:
-    """Sweep results by content key in the folder ``root`` (created on first store)."""
+    """Sweep results by content key in the folder ``root`` (created on first store):
+    checksummed entries of :mod:`nsfric.cache_store` (kind ``sweep``), each holding the
+    point's whole specification beside its result."""
+
+    KIND = "sweep"
 
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
@@ -122,32 +105,14 @@ class PointCache:
     def path(self, key: str) -> str:
         return os.path.join(self.root, key[:2], key + ".json")
 
-    def load(self, key: str):
-        """The stored result of ``key`` (a dict), or None when absent, unreadable, not
-        strict JSON or stored under another key."""
-        try:
-            with open(self.path(key), encoding="utf-8") as f:
-                entry = json.load(f, parse_constant=_reject)
-        except (OSError, ValueError, UnicodeDecodeError):
-            return None
-        if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("result"), dict):
-            return None
-        return _decode(entry["result"])
+    def load(self, key: str, spec=None):
+        """The stored result of ``key`` (a dict), or None when absent or not trustworthy
+        (a wrong checksum, not strict JSON, another specification, a malformed result)."""
+        result = cache_store.read(self.path(key), self.KIND, spec, _valid_result)
+        return None if result is None else _decode(result)
 
-    def store(self, key: str, result: dict):
-        """Write the entry atomically (temporary file, then rename)."""
-        target = self.path(key)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=os.path.dirname(target))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(json_text({"key": key, "result": _encode(result)}))
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
-
-
-def _reject(name):
-    raise ValueError(f"not strict JSON: {name}")
+    def store(self, key: str, result: dict, spec=None) -> bool:
+        """Write the entry atomically; False (the cache skipped, a note recorded by
+        :func:`nsfric.cache_store.skip`) when it cannot be written."""
+        return cache_store.write(self.path(key), self.KIND, spec if spec is not None else {"key": key},
+                                 _encode(result), root=self.root)

@@ -75,7 +75,8 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
     source = _resolve(source)
     key = (id(source), getattr(source, "name", ""), law, tuple(sorted((params or {}).items())),
            t_end, solver)
-    sol = _REFS.get(key)
+    hit = _REFS.get(key)
+    sol = hit[1] if hit is not None and hit[0] is source else None  # an id is reused once its object dies
     if sol is None:
         prob = problem_of(source, law, params, t_end)
         names = ["analytic", "filippov"] if solver == "auto" else [solver]
@@ -88,7 +89,7 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
                 err = e
         if sol is None:
             raise err
-        _REFS[key] = sol
+        _REFS[key] = (source, sol)
     return sol
 
 

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import math
 import time
+import types
 
 import numpy as np
 
+from .. import cache_store
 from ..io import versions
 from .cache import PointCache, content_key, model_hash, source_hash
 from .execute import Progress, run_tasks
@@ -53,19 +55,26 @@ class CasePoint:
         scheme, dt = point.pop("scheme", self.scheme), point.pop("dt", self.dt)
         return law, scheme, dt, {**self.params, **point}
 
-    def key(self, point: dict) -> str:
-        """The point's content key (validates its parameters against their ranges)."""
+    def spec(self, point: dict) -> dict:
+        """Everything the point's result depends on (validates its parameters against
+        their ranges): the case, the law and the model's content, every bound parameter,
+        the end time, the solver with its tolerances and options, the scheme and step,
+        the error estimate, the versions and nsfric's source."""
         from ..solvers.base import get_solver
 
         law, scheme, dt, values = self.split(point)
         spec = {"case": self.case.name, "law": law, "model": model_hash(self.case.model(law)),
                 "params": self.case.bind(law, values), "t_end": self.t_end, "solver": self.solver,
-                "scheme": scheme, "dt": dt, "estimate": self.estimate, "versions": self.versions,
-                "source": source_hash()}
+                "options": dict(self.options), "scheme": scheme, "dt": dt, "estimate": self.estimate,
+                "versions": self.versions, "source": source_hash()}
         if self.solver in _reference_solvers():
             s = get_solver(self.solver, **self.options)
             spec["options"] = {"rtol": s.rtol, "atol": s.atol, **self.options}
-        return content_key(spec)
+        return spec
+
+    def key(self, point: dict) -> str:
+        """The point's content key: the hash of :meth:`spec`."""
+        return content_key(self.spec(point))
 
     def __call__(self, point: dict) -> dict:
         law, scheme, dt, values = self.split(point)
@@ -140,9 +149,18 @@ class FunctionPoint:
         self.fn = fn
         self.versions = versions()
 
+    def spec(self, point: dict) -> dict:
+        """The point, the function's name, its ``cache_token`` (or, for a callable
+        object without one, its ``repr`` when its class defines one: its state), the
+        versions and nsfric's source."""
+        token = getattr(self.fn, "cache_token", None)
+        if token is None and not isinstance(self.fn, types.FunctionType) and type(self.fn).__repr__ is not object.__repr__:
+            token = repr(self.fn)
+        return {"function": function_name(self.fn), "token": token, "point": point,
+                "versions": self.versions, "source": source_hash()}
+
     def key(self, point: dict) -> str:
-        return content_key({"function": function_name(self.fn), "token": getattr(self.fn, "cache_token", None),
-                            "point": point, "versions": self.versions, "source": source_hash()})
+        return content_key(self.spec(point))
 
     def __call__(self, point: dict) -> dict:
         out = self.fn(dict(point))
@@ -162,6 +180,9 @@ class Recording:
 
     def __init__(self, evaluator):
         self.evaluator, self.versions = evaluator, evaluator.versions
+
+    def spec(self, point: dict) -> dict:
+        return self.evaluator.spec(point)
 
     def key(self, point: dict) -> str:
         return self.evaluator.key(point)
@@ -293,11 +314,12 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
     if on_failure == "record":
         evaluator = Recording(evaluator)
     pts = grid_points(grid)
-    keys = [evaluator.key(p) for p in pts]  # validates every point before any run
+    specs = [evaluator.spec(p) for p in pts]  # validates every point before any run
+    keys = [content_key(s) for s in specs]
     cache = PointCache(cache_dir) if cache_dir else None
     results = [None] * len(pts)
     if cache is not None and not force:
-        results = [cache.load(k) for k in keys]
+        results = [cache.load(k, s) for k, s in zip(keys, specs)]
     todo = [(i, p) for i, p in enumerate(pts) if results[i] is None]
     computed, t0 = len(todo), time.perf_counter()
     with Progress(progress, len(pts), getattr(case, "name", "sweep")) as bar:
@@ -313,7 +335,7 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
                 checked = True
             results[i] = result
             if cache is not None and not failed:
-                cache.store(keys[i], result)
+                cache.store(keys[i], result, specs[i])
             bar.advance()
 
         if len(todo) < len(pts):
@@ -321,6 +343,8 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
         run_tasks(evaluator, todo, done, executor, jobs, chunksize, retries)
     seconds = time.perf_counter() - t0
     meta = _provenance(case, evaluator, grid, observables, computed, seconds)
+    if cache_store.notes():  # a cache that could not be written: skipped, said in the sidecar
+        meta["cache"] = cache_store.notes()
     return to_dataset(case, evaluator, grid, observables, results, meta)
 
 

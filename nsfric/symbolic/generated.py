@@ -4,9 +4,11 @@
 (``$NSFRIC_CACHE_DIR/kernels``, else ``$XDG_CACHE_HOME/nsfric/kernels``, else
 ``~/.cache/nsfric/kernels``) under the hash of its text and imports it, so numba's
 ``cache=True`` (which keys compiled code by the source file) lets a second process skip
-compilation.  Writes are atomic (a temporary file renamed into place), so concurrent
-writers are safe, and a file whose text does not match its hash is rewritten, never
-trusted.  Used by the compiled scheme kernels (:mod:`nsfric.symbolic.kernel`) and the
+compilation.  Writes are atomic (:func:`nsfric.cache_store.write_text`: a temporary file
+renamed into place), so concurrent writers are safe, and a file whose text is not the
+very text of its name's hash is rewritten, never trusted.  A cache folder that cannot
+be written is skipped (noted for the sidecar): the module is imported from a temporary
+folder of the process instead.  Used by the compiled scheme kernels (:mod:`nsfric.symbolic.kernel`) and the
 compiled DOP853 stepper (:mod:`nsfric.solvers.dop853_numba`).
 """
 from __future__ import annotations
@@ -18,21 +20,39 @@ import sys
 import tempfile
 
 
+KIND = "kernels"
+
+
 def cache_dir() -> str:
-    """The directory of generated kernels (created on first use)."""
+    """The directory of generated kernels (not created here)."""
     from ..io import cache_dir as user_cache
 
-    path = user_cache("kernels")
-    os.makedirs(path, exist_ok=True)
-    return path
+    return user_cache(KIND)
 
 
 _MODULES: dict = {}
+_PRIVATE: list = []
+
+
+def _private_dir() -> str:
+    """A folder of this process for generated modules when the cache cannot be written
+    (removed at exit)."""
+    if not _PRIVATE:
+        import atexit
+        import shutil
+
+        _PRIVATE.append(tempfile.mkdtemp(prefix="nsfric-kernels-"))
+        atexit.register(shutil.rmtree, _PRIVATE[0], True)
+    return _PRIVATE[0]
 
 
 def load_source(source: str, stem: str = "kernel"):
     """Import the generated module ``source`` from the cache directory (see module
-    docstring); one import per process and text."""
+    docstring); one import per process and text.  A cache that cannot be written is
+    skipped (:func:`nsfric.cache_store.skip`): the module is then imported from a
+    folder of this process."""
+    from .. import cache_store
+
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     name = f"nsfric_{stem}_{digest}"
     mod = _MODULES.get(name)
@@ -41,14 +61,13 @@ def load_source(source: str, stem: str = "kernel"):
     path = os.path.join(cache_dir(), name + ".py")
     try:
         with open(path, encoding="utf-8") as fh:
-            ok = fh.read() == source
+            ok = fh.read() == source  # the whole text: stronger than a checksum of it
     except (OSError, UnicodeDecodeError):
         ok = False
-    if not ok:  # missing or corrupt: (re)write atomically
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+    if not ok and not cache_store.write_text(path, KIND, source):  # missing or corrupt: (re)written
+        path = os.path.join(_private_dir(), name + ".py")
+        with open(path, "w", encoding="utf-8") as fh:
             fh.write(source)
-        os.replace(tmp, path)
     spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod

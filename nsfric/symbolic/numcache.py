@@ -1,23 +1,32 @@
-"""The disk cache of derived numerics: generated code per case and law, no SymPy needed.
+"""The disk cache of derived numerics: generated code per model, no SymPy needed.
 
-One entry per (case, law, backend) holds what a reference solver reads of the model
-(:func:`~nsfric.symbolic.frozen.model_record`) and the generated source of every
+One entry per model content and backend holds what a reference solver reads of the
+model (:func:`~nsfric.symbolic.frozen.model_record`) and the generated source of every
 derived function used so far (right-hand sides, Jacobians, guards, their rates,
 indicators, resets, outputs), in ``nsfric.io.cache_dir("numerics")`` (so under
 ``$NSFRIC_CACHE_DIR/numerics`` when that is set).
 
-* **Key** (:func:`entry_key`), computed without SymPy: a SHA-256 of the cache format,
-  the versions of nsfric, Python, NumPy and SymPy (read from the installed metadata),
-  the backend, the case and law names, and the bytes of every source file of
-  :mod:`nsfric.symbolic` and of the modules defining the case's class.  Editing a law,
-  the derivation or the code generator gives a new key: the old entry is never read.
-* **Never trusted blindly**: the file starts with a SHA-256 of its payload and the
-  payload repeats the key; a truncated, edited or foreign file fails either check and
-  counts as missing, so the entry is rebuilt (from SymPy) and replaced.  A stored
-  function that does not compile counts as missing too.
+* **Key** (:func:`content_spec`): the SHA-256 of the model's *content* -- every field of
+  the model, its states, parameters and symbols in their order, modes, switching
+  functions, resets and outputs, SymPy expressions by ``srepr``
+  (:func:`~nsfric.symbolic.content.model_hash`) -- with the backend, the cache format,
+  the versions of nsfric, Python, NumPy and SymPy and the hash of the code generator
+  (every source of :mod:`nsfric.symbolic`).  A law edited anywhere -- in a plug-in's
+  module, in ``python -c``, in a notebook -- is a new model, hence a new key.
+* **Without SymPy**: a case of nsfric's own, in a process where no law from outside
+  nsfric is registered (none can be without SymPy), finds its model's key through an
+  *alias* (:func:`entry_key`, in ``cache_dir("numerics-alias")``) keyed by the case and
+  law names and nsfric's own sources, which are then everything its model is built
+  from; a miss builds the model and writes the alias.  Any other case (a plug-in, a
+  class defined in ``__main__``) builds its model to find the key.
+* **Never trusted blindly**: entries and aliases are checksummed entries of
+  :mod:`nsfric.cache_store` holding their whole specification; a truncated, edited or
+  foreign file counts as missing, so the entry is rebuilt (from SymPy) and replaced.  A
+  stored function that does not compile counts as missing too.
 * **Concurrent writers**: an entry is written to a temporary file beside it and moved
   into place with ``os.replace`` (atomic), after merging the functions another process
-  stored meanwhile.  Readers see the old or the new file, never a mixture.
+  stored meanwhile.  Readers see the old or the new file, never a mixture.  A cache that
+  cannot be written is skipped (the entry stays in memory; noted for the sidecar).
 
 Set ``NSFRIC_NUMCACHE=0`` to bypass the cache (everything derived from SymPy).
 """
@@ -30,18 +39,20 @@ import json
 import os
 import platform
 import sys
-import tempfile
 import types
 
 import numpy as np
 
-from ..io import _umask, cache_dir
+from .. import cache_store
+from ..io import cache_dir
 from .frozen import FrozenModel, Reshaped, compile_function, load_function, model_record, namespace_recipe
 
 #: bump when the entry layout changes
-FORMAT = 1
-_MAGIC = "nsfric-numcache"
+FORMAT = 2
+KIND = "numerics"
+ALIAS = "numerics-alias"
 HERE = os.path.dirname(os.path.abspath(__file__))
+PACKAGE = os.path.dirname(HERE)
 
 
 def enabled() -> bool:
@@ -89,32 +100,48 @@ def class_files(cls) -> list:
     return files
 
 
+def _inside(module: str | None) -> bool:
+    """Whether ``module`` is one of nsfric's own (a file of the package)."""
+    mod = sys.modules.get(module or "")
+    path = os.path.abspath(getattr(mod, "__file__", None) or "")
+    return bool(module) and module.split(".")[0] == "nsfric" and path.startswith(PACKAGE + os.sep)
+
+
+def own_case(cls) -> bool:
+    """Whether a case of class ``cls`` builds its models from nsfric's sources alone: the
+    class and its bases are nsfric's, and no law from outside nsfric is registered (none
+    can be while SymPy is not imported)."""
+    if not all(c is object or _inside(c.__module__) for c in cls.__mro__):
+        return False
+    if "sympy" not in sys.modules:
+        return True
+    from .laws import NORMAL_LAWS, TANGENTIAL_LAWS
+
+    return all(_inside(getattr(f, "__module__", None)) for reg in (TANGENTIAL_LAWS, NORMAL_LAWS)
+               for f in dict.values(reg))
+
+
 def entry_key(case: str, law: str, backend: str = "numpy", files=()) -> str:
-    """The entry's key (see module docstring); ``files`` are the case's own sources."""
-    text = "\n".join([f"{_MAGIC}/{FORMAT}", _versions(), backend, case, law, _symbolic_digest(),
-                      _digest_files(files)])
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The key of the *alias* of ``case`` and ``law`` (see module docstring): the
+    format, versions, backend, names, the code generator's and ``files``' sources."""
+    return cache_store.spec_key(_alias_spec(case, law, backend, files))
 
 
-def _checksum(payload: str) -> str:
-    return hashlib.sha256(payload.encode()).hexdigest()
+def _alias_spec(case, law, backend, files) -> dict:
+    return {"format": FORMAT, "versions": _versions(), "backend": backend, "case": case, "law": law,
+            "codegen": _symbolic_digest(), "sources": _digest_files(files)}
 
 
-def _read(path: str, key: str) -> dict | None:
-    """The verified payload of the file at ``path``, or None (missing, truncated, wrong
-    checksum, another key or format, not JSON)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        head, payload = text.split("\n", 1)
-        if head != f"{_MAGIC} {FORMAT} sha256={_checksum(payload)}":
-            return None
-        data = json.loads(payload)
-        if not isinstance(data, dict) or data.get("key") != key or not isinstance(data.get("functions"), dict):
-            return None
-        return data
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
+def content_spec(model, backend: str = "numpy") -> dict:
+    """The whole specification of ``model``'s entry (see module docstring)."""
+    from .content import model_hash
+
+    return {"format": FORMAT, "versions": _versions(), "backend": backend, "codegen": _symbolic_digest(),
+            "model": model_hash(model)}
+
+
+def _is_entry(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("model"), dict) and isinstance(data.get("functions"), dict)
 
 
 def raw_spec(raw) -> dict | None:
@@ -172,21 +199,21 @@ def decode(obj: dict):
 
 
 class Entry:
-    """One cache entry: the model record and the stored functions (see module docstring)."""
+    """One cache entry: the model record and the stored functions (see module docstring);
+    ``spec`` is its whole specification, ``key`` the hash of it."""
 
-    def __init__(self, key: str, backend: str, model: dict, functions: dict | None = None):
-        self.key, self.backend, self.model = key, backend, model
+    def __init__(self, spec: dict, backend: str, model: dict, functions: dict | None = None):
+        self.spec, self.backend, self.model = spec, backend, model
+        self.key = cache_store.spec_key(spec)
         self.functions = dict(functions or {})
-        self.path = os.path.join(cache_dir("numerics"), f"{key}.json")
+        self.path = os.path.join(cache_dir(KIND), f"{self.key}.json")
 
     @classmethod
-    def load(cls, key: str, backend: str = "numpy"):
-        """The verified entry of ``key``, or None (missing or not trustworthy)."""
-        path = os.path.join(cache_dir("numerics"), f"{key}.json")
-        data = _read(path, key)
-        if data is None or not isinstance(data.get("model"), dict):
-            return None
-        return cls(key, backend, data["model"], data["functions"])
+    def load(cls, spec: dict, backend: str = "numpy"):
+        """The verified entry of ``spec``, or None (missing or not trustworthy)."""
+        path = os.path.join(cache_dir(KIND), f"{cache_store.spec_key(spec)}.json")
+        data = cache_store.read(path, KIND, spec, _is_entry)
+        return None if data is None else cls(spec, backend, data["model"], data["functions"])
 
     def get(self, key: tuple):
         """``(True, value)`` for a stored function that loads, else ``(False, None)``."""
@@ -208,55 +235,51 @@ class Entry:
 
     def save(self) -> None:
         """Write the entry atomically, merged with what another process stored meanwhile.
-        A cache folder that cannot be written leaves the entry in memory only."""
-        current = _read(self.path, self.key)
+        A cache folder that cannot be written leaves the entry in memory only (noted)."""
+        current = cache_store.read(self.path, KIND, self.spec, _is_entry)
         if current is not None:
             for name, obj in current["functions"].items():
                 self.functions.setdefault(name, obj)
-        payload = json.dumps({"format": FORMAT, "key": self.key, "model": self.model,
-                              "functions": self.functions}, sort_keys=True)
-        text = f"{_MAGIC} {FORMAT} sha256={_checksum(payload)}\n{payload}"
-        tmp = None
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=os.path.dirname(self.path))
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, self.path)
-            tmp = None
-        except OSError:
-            pass
-        finally:
-            if tmp is not None and os.path.exists(tmp):
-                os.remove(tmp)
+        cache_store.write(self.path, KIND, self.spec, {"model": self.model, "functions": self.functions})
 
 
-def numeric_model(case: str, law: str, build, files=(), backend: str = "numpy"):
+def _alias_path(key: str) -> str:
+    return os.path.join(cache_dir(ALIAS), f"{key}.json")
+
+
+def numeric_model(case: str, law: str, build, files=(), backend: str = "numpy", own: bool = False):
     """The model of ``case`` and ``law`` for a reference solver: a
-    :class:`~nsfric.symbolic.frozen.FrozenModel` restored from its cache entry (no SymPy),
-    or, on a miss, one around ``build()`` (the symbolic model) that fills a new entry.
+    :class:`~nsfric.symbolic.frozen.FrozenModel` restored from its cache entry (no SymPy
+    for a case of nsfric's own, ``own``: see :func:`own_case`), or, on a miss, one
+    around ``build()`` (the symbolic model) that fills a new entry.
 
     ``build`` is called at most once, and only when needed; ``files`` are the case's
     sources (:func:`class_files`).  With the cache off, or for a model that is not a
     hybrid model of modes, returns ``build()`` itself."""
     if not enabled():
         return build()
-    key = entry_key(case, law, backend, files)
-    entry = Entry.load(key, backend)
-    if entry is not None:
-        return FrozenModel(entry, build)
+    alias = None
+    if own:
+        alias = _alias_path(entry_key(case, law, backend, files))
+        spec = cache_store.read(alias, ALIAS, _alias_spec(case, law, backend, files),
+                                lambda d: isinstance(d, dict) and d.get("format") == FORMAT)
+        entry = None if spec is None else Entry.load(spec, backend)
+        if entry is not None:
+            return FrozenModel(entry, build)
     model = build()
     try:
         record = model_record(model)
         json.dumps(record)
     except (AttributeError, TypeError, ValueError):  # not a HybridModel of plain names (a contact network)
         return model
-    entry = Entry(key, backend, record)
-    entry.save()
+    spec = content_spec(model, backend)
+    entry = Entry.load(spec, backend)
+    if entry is None:
+        entry = Entry(spec, backend, record)
+        entry.save()
+    if alias is not None:
+        cache_store.write(alias, ALIAS, _alias_spec(case, law, backend, files), spec)
     return FrozenModel(entry, build, model)
-
-
 def cached_lambdas(name: str, build, files=()) -> dict:
     """``{label: (f, args, *texts)}`` of generated functions (``f`` from ``lambdify``,
     called with the parameters ``args``; ``texts``: strings kept with it, such as the
@@ -265,8 +288,8 @@ def cached_lambdas(name: str, build, files=()) -> dict:
     (Table 1's derived values of the block on the slope)."""
     if not enabled():
         return build()
-    key = entry_key(name, "lambdas", "math", files)
-    entry = Entry.load(key, "math")
+    spec = _alias_spec(name, "lambdas", "math", files)
+    entry = Entry.load(spec, "math")
     labels = entry.model.get("labels") if entry is not None else None
     if isinstance(labels, list) and sorted(entry.functions) == sorted(labels):
         try:  # in the order build() gave them
@@ -279,6 +302,6 @@ def cached_lambdas(name: str, build, files=()) -> dict:
     specs = {label: {"fn": raw_spec(f), "args": list(args), "texts": list(texts)}
              for label, (f, args, *texts) in out.items()}
     if all(s["fn"] is not None for s in specs.values()):
-        entry = Entry(key, "math", {"labels": list(specs)}, specs)
+        entry = Entry(spec, "math", {"labels": list(specs)}, specs)
         entry.save()
     return out

@@ -1,0 +1,41 @@
+"""The content hash of a model: a text of every field, SymPy expressions by ``srepr``.
+
+:func:`model_hash` keys the caches of derived numerics (:mod:`nsfric.symbolic.numcache`)
+and of sweep points (:mod:`nsfric.study.cache`): a law edited anywhere (a plug-in's
+module, ``python -c``, a notebook) changes the model's content, hence its hash.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+
+import sympy as sp
+
+_MODEL_HASHES: dict = {}
+
+
+def model_hash(model) -> str:
+    """Content hash of a :class:`~nsfric.symbolic.model.HybridModel`: SHA-256 of every
+    field of the model and of its parameters, modes and sliding modes (SymPy expressions
+    as ``srepr``), so any change of a law's formulas, a default or a range changes it."""
+    memo = _MODEL_HASHES.get(id(model))
+    if memo is not None and memo[0] is model:
+        return memo[1]
+    digest = hashlib.sha256(_canonical(model).encode()).hexdigest()
+    _MODEL_HASHES[id(model)] = (model, digest)
+    return digest
+
+
+def _canonical(o) -> str:
+    """A deterministic text of ``o``: dataclasses field by field, containers element by
+    element, SymPy objects by ``srepr``, anything else by ``repr``."""
+    if dataclasses.is_dataclass(o) and not isinstance(o, type):
+        inner = ", ".join(f"{f.name}={_canonical(getattr(o, f.name))}" for f in dataclasses.fields(o))
+        return f"{type(o).__name__}({inner})"
+    if isinstance(o, dict):
+        return "{" + ", ".join(f"{_canonical(k)}: {_canonical(v)}" for k, v in o.items()) + "}"
+    if isinstance(o, (list, tuple)):
+        return "[" + ", ".join(_canonical(v) for v in o) + "]"
+    if isinstance(o, sp.Basic):
+        return sp.srepr(o)
+    return repr(o)
