@@ -108,7 +108,8 @@ def cmd_reference(args):
     _progress("")
     msg = f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events"
     if cross:
-        msg += f"; max |{args.solver} - {cross['against']}| = {cross['max_abs']:.2e}"
+        msg += (f"; max |{args.solver} - {cross['against']}| = {cross['disagreement']:.2e} in {cross['state']} "
+                f"(tolerance {cross['tolerance']:.2e}, passed)")
     print(msg)
     return 0
 
