@@ -24,3 +24,14 @@ class Unresolved(RuntimeError):
 class WorkerDied(RuntimeError):
     """A worker process of a local pool died (killed, out of memory) more often than
     the run retries."""
+
+
+class NonFiniteField(SolverFailure):
+    """A mode's right-hand side, residual or guard evaluated to NaN or infinity at a
+    state (a law's 0/0, the log of a negative, ``sp.nan``); the message names the law,
+    the mode and the time."""
+
+
+class CrossCheckFailed(RuntimeError):
+    """Two independent reference solutions disagree by more than the tolerance derived
+    from the tolerances they were solved with; nothing is written."""

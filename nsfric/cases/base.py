@@ -80,11 +80,15 @@ def get_case(name: str):
         raise ValueError(f"unknown case {name!r}; choose one of {sorted(CASES)}") from None
 
 
+#: the most samples of one reference trajectory (a CSV of ten columns is then ~2 GB)
+MAX_SAMPLES = 10 ** 7
+
+
 def sample_count(samples) -> int:
-    """``samples`` validated: an integer >= 2."""
+    """``samples`` validated: an integer from 2 to :data:`MAX_SAMPLES`."""
     ok = isinstance(samples, numbers.Integral) or (isinstance(samples, float) and samples.is_integer())
-    if isinstance(samples, bool) or not ok or samples < 2:
-        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    if isinstance(samples, bool) or not ok or not (2 <= samples <= MAX_SAMPLES):
+        raise ValueError(f"samples must be an integer from 2 to {MAX_SAMPLES}, got {samples!r}")
     return int(samples)
 
 

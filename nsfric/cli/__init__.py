@@ -18,12 +18,13 @@ import warnings
 
 import numpy as np
 
-from ..errors import BudgetError, SolverFailure, Unresolved, WorkerDied, ZenoError
+from ..errors import BudgetError, CrossCheckFailed, SolverFailure, Unresolved, WorkerDied, ZenoError
 
 
 from ..io import check_output_path
 from ..outputs import output_folder
-from ._common import (UsageError, _Parser, _beside_option, _count, _positive, _progress,  # noqa: F401
+from ._common import (MAX_REFERENCE_SAMPLES, UsageError, _Parser, _beside_option, _count,  # noqa: F401
+                      _positive, _progress,
                       caught_text, check_output_pair, parse_params)
 
 
@@ -64,7 +65,7 @@ def cmd_reference(args):
     from ..io import write_csv_with_sidecar
     from ..solvers import get_solver
     from ..solvers.base import LOOP_OPTIONS, extreme_hint
-    from ..solvers.crosscheck import disagreement
+    from ..solvers.crosscheck import check_rtol, disagreement, failure_line, meaningless_line, verdict
     from ..solvers.loop import check_memory
 
     case = get_case(args.case)
@@ -74,6 +75,8 @@ def cmd_reference(args):
         return _own_reference(case, law, params, args)
     prob = case.reference_problem(law, params, args.t_end, args.solver)
     check_output_pair(args.out)
+    if not args.no_cross_check:
+        check_rtol(args.rtol)
     options = {}
     if args.method:
         if args.solver != "filippov":
@@ -97,7 +100,11 @@ def cmd_reference(args):
             _progress(f"{case.name}/{law}: cross-check with {other}")
             loop = {k: v for k, v in options.items() if k in LOOP_OPTIONS}
             sol_b = get_solver(other, **case.solver_options(law, other, **loop)).solve(prob, t_eval=t_eval)
-            cross = disagreement(sol, sol_b)
+            cross = verdict(sol, sol_b, disagreement(sol, sol_b))
+            if not cross["meaningful"]:
+                raise UsageError(meaningless_line(cross))
+            if not cross["passed"]:
+                raise CrossCheckFailed(failure_line(args.solver, cross))
         cols = sol.columns()
     meta = reference_meta(case, law, sol, cross)
     meta["warnings"] = sorted(set(sol.info.get("warnings", [])) | caught_text(caught))
@@ -105,7 +112,8 @@ def cmd_reference(args):
     _progress("")
     msg = f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events"
     if cross:
-        msg += f"; max |{args.solver} - {cross['against']}| = {cross['max_abs']:.2e}"
+        msg += (f"; max |{args.solver} - {cross['against']}| = {cross['disagreement']:.2e} in {cross['state']} "
+                f"(tolerance {cross['tolerance']:.2e}, passed)")
     print(msg)
     return 0
 
@@ -227,7 +235,7 @@ def build_parser():
     s.add_argument("--solver", default="filippov", choices=names.solver_names())
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
-    s.add_argument("--samples", type=_count("--samples"), default=1001)
+    s.add_argument("--samples", type=_count("--samples", 2, MAX_REFERENCE_SAMPLES), default=1001)
     s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
                         "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
@@ -236,11 +244,12 @@ def build_parser():
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
                    help="Zeno detector: N events within 1e-9 of the span stop the run (default 50)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget of each solve (default: none)")
+                   help="wall-time budget of each solve (default 600)")
     s.add_argument("--rtol", type=_positive("--rtol"))
     s.add_argument("--atol", type=_positive("--atol"))
     s.add_argument("--no-cross-check", action="store_true",
-                   help="skip the independent second solve (ida, or filippov for --solver ida)")
+                   help="skip the independent second solve (ida, or filippov for --solver ida); with it, a "
+                        "disagreement beyond 10000 (rtol |y| + atol) fails the command (exit 1)")
     s.add_argument("--out", required=True, metavar="FILE.csv")
     s.set_defaults(func=cmd_reference)
 
@@ -342,7 +351,7 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
-    except (ZenoError, BudgetError, SolverFailure, Unresolved, WorkerDied) as e:  # reported, never a hang or a traceback
+    except (ZenoError, BudgetError, SolverFailure, Unresolved, WorkerDied, CrossCheckFailed) as e:  # reported, never a hang or a traceback
         print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

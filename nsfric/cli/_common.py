@@ -69,7 +69,13 @@ def _positive(name):
     return conv
 
 
-def _count(name, lo=2):
+#: the most samples of ``nsfric reference`` (:data:`nsfric.cases.base.MAX_SAMPLES`) and
+#: of ``nsfric export`` (:data:`nsfric.report.export.MAX_SAMPLES`: one CSV row per value)
+MAX_REFERENCE_SAMPLES = 10 ** 7
+MAX_EXPORT_SAMPLES = 10 ** 6
+
+
+def _count(name, lo=2, hi=None):
     def conv(text):
         try:
             n = int(text)
@@ -77,6 +83,8 @@ def _count(name, lo=2):
             raise argparse.ArgumentTypeError(f"{name} must be an integer, got {text!r}") from None
         if n < lo:
             raise argparse.ArgumentTypeError(f"{name} must be >= {lo}, got {n}")
+        if hi is not None and n > hi:
+            raise argparse.ArgumentTypeError(f"{name} must be an integer from {lo} to {hi}, got {n}")
         return n
     return conv
 

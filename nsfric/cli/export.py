@@ -2,7 +2,7 @@
 tolerances, the verified error) as CSV, YAML (LAMMPS unit-test layout) or netCDF."""
 from __future__ import annotations
 
-from ._common import _count, _positive, _progress, parse_params
+from ._common import MAX_EXPORT_SAMPLES, _count, _positive, _progress, parse_params
 
 
 def cmd_export(args):
@@ -33,7 +33,8 @@ def register(sub):
     s.add_argument("--law")
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
-    s.add_argument("--samples", type=_count("--samples"), default=11, help="trajectory samples (default 11)")
+    s.add_argument("--samples", type=_count("--samples", 2, MAX_EXPORT_SAMPLES), default=11,
+                   help=f"trajectory samples, 2 to {MAX_EXPORT_SAMPLES} (default 11)")
     s.add_argument("--format", required=True, choices=["csv", "yaml", "netcdf"])
     s.add_argument("--out", required=True, metavar="FILE")
     s.set_defaults(func=cmd_export)

@@ -136,7 +136,7 @@ def register(sub):
     s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
                    help="refuse runs of more than N steps (default: only the memory limit)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget (default: none)")
+                   help="wall-time budget of each run (default 600)")
     s.add_argument("--out", required=True, metavar="FILE.csv")
     s.set_defaults(func=cmd_simulate)
 
@@ -157,7 +157,7 @@ def register(sub):
     s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
                    help="refuse a ladder whose smallest step needs more than N steps (default: only the memory limit)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget of each discrete run (default: none)")
+                   help="wall-time budget of each discrete run (default 600)")
     s.add_argument("--out", required=True, metavar="DIR")
     from ._common import _beside_option
     _beside_option(s)

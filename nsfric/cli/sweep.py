@@ -31,6 +31,73 @@ def default_cache() -> str:
     return cache_dir("sweep")
 
 
+#: the largest Dask handshake accepted by :func:`probe_scheduler` (a real one is ~100 bytes)
+HANDSHAKE_LIMIT = 1 << 20
+
+
+def _read_exactly(sock, n: int, deadline: float) -> bytes:
+    """``n`` bytes from ``sock`` before the monotonic ``deadline`` (TimeoutError,
+    ConnectionError when the peer closes)."""
+    import time
+
+    buf = b""
+    while len(buf) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        sock.settimeout(left)
+        chunk = sock.recv(n - len(buf))
+        if not chunk:
+            raise ConnectionError("the connection was closed")
+        buf += chunk
+    return buf
+
+
+def probe_scheduler(address: str, timeout: float):
+    """UsageError unless a Dask scheduler answers at the TCP ``address`` within
+    ``timeout`` seconds.
+
+    A Dask listener sends its handshake first (``distributed.comm.core``: an 8-byte
+    little-endian length, then the frames of a small dict naming ``python`` and
+    ``pickle-protocol``).  ``distributed.Client`` reads it with no time limit (a silent
+    port hangs for ever, whatever ``timeout``) and allocates whatever length the first
+    8 bytes say (a web server's ``HTTP/1.1`` is 3 EiB); this probe reads it with the
+    deadline and a size limit.  Addresses of other schemes (``tls://``, ``ucx://``) are
+    left to Dask."""
+    import socket
+    import struct
+    import time
+
+    from ._common import UsageError
+
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        return
+    host, _, port = rest.rstrip("/").rpartition(":")
+    try:
+        port = int(port)
+    except ValueError:
+        raise UsageError(f"--scheduler {address}: expected tcp://HOST:PORT") from None
+    host = host.strip("[]") or "127.0.0.1"
+    deadline = time.monotonic() + timeout
+    why = None
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as sock:
+            (n,) = struct.unpack("<Q", _read_exactly(sock, 8, deadline))
+            if not 0 < n <= HANDSHAKE_LIMIT:
+                why = f"not a Dask scheduler (its first reply announces {n} bytes)"
+            elif b"python" not in _read_exactly(sock, n, deadline):
+                why = "not a Dask scheduler (an unexpected reply)"
+    except (TimeoutError, socket.timeout):
+        why = f"no Dask handshake within --connect-timeout {timeout:g} s"
+    except OSError as e:
+        why = f"cannot connect ({e.strerror or e})"
+    if why:
+        raise UsageError(f"--scheduler {address}: {why}")
+
+
 @contextlib.contextmanager
 def dask_client(args):
     """A ``distributed.Client`` for ``--dask-local N`` or ``--scheduler ADDRESS``, else None."""
@@ -47,6 +114,7 @@ def dask_client(args):
                                                        silence_logs=logging.CRITICAL))
             client = stack.enter_context(Client(cluster))
         else:
+            probe_scheduler(args.scheduler, args.connect_timeout)
             try:
                 client = stack.enter_context(Client(args.scheduler, timeout=args.connect_timeout))
             except OSError as e:

@@ -14,7 +14,8 @@ Formats (:func:`write_reference`, read back by :func:`read_reference`):
   the inputs, then the expected values (``init_state``, ``run_observables``,
   ``run_events``, and ``run_trajectory`` as a block of rows, one sample per line, the
   columns named by ``trajectory_columns``), then ``tolerances``.
-* ``csv`` -- one value per row: ``section,name,index,value,tolerance``.
+* ``csv`` -- one value per row: ``section,name,index,value,tolerance`` (the event-time
+  tolerance also on its own row ``tolerance,event_t``, present without events).
 * ``netcdf`` -- one dataset: the trajectory on dimension ``sample`` (a ``tolerance``
   attribute per state), scalar variables ``observable_<name>``, events on dimension
   ``event``, the inputs as attributes.
@@ -35,6 +36,8 @@ FORMATS = {"csv": (".csv",), "yaml": (".yaml", ".yml"), "netcdf": (".nc",)}
 SAFETY = 10.0
 REL_FLOOR = 1e-12
 LAYOUT = "nsfric-reference 1"
+#: the most trajectory samples of a reference (its CSV holds one row per value)
+MAX_SAMPLES = 10 ** 6
 
 
 def _tol(err, scale) -> float:
@@ -45,18 +48,22 @@ def build_reference(case, law=None, params=None, t_end=None, samples=11, solver=
     """Solve ``case``/``law`` with ``solver``, verify it against an independent solver and
     return the reference as a plain dict (see the module docstring)."""
     from ..solvers import get_solver
-    from ..solvers.crosscheck import disagreement
+    from ..errors import CrossCheckFailed
+    from ..solvers.crosscheck import disagreement, failure_line, verdict
 
     law = case.check_law(law)
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or not (2 <= samples <= MAX_SAMPLES):
+        raise ValueError(f"samples must be an integer from 2 to {MAX_SAMPLES}, got {samples!r}")
     prob = case.problem(law, params, t_end)
     t = np.linspace(prob.t_span[0], prob.t_span[1], samples)
     other = "ida" if solver != "ida" else "filippov"
     a = get_solver(solver, **case.solver_options(law, solver)).solve(prob, t_eval=t)
     b = get_solver(other, **case.solver_options(law, other)).solve(prob, t_eval=t)
     a.summary, b.summary = case.observables(law, a), case.observables(law, b)
-    cross = disagreement(a, b, t)
+    cross = verdict(a, b, disagreement(a, b, t), t)
+    if not cross["passed"]:  # a reference whose tolerances would be derived from a failed check
+        raise CrossCheckFailed(failure_line(solver, cross).replace("; tighten --rtol/--atol, or skip it with "
+                                                                   "--no-cross-check", ""))
     states = list(a.state_names)
     ya, yb = a(t), b(t)
     obs, obs_tol = {}, {}
@@ -173,6 +180,8 @@ def to_csv(ref: dict) -> str:
         w.writerow(["t_span", "t", i, num(v), ""])
     for k, v in ref["observables"].items():
         w.writerow(["observable", k, "", num(v), num(ref["tolerances"]["observables"][k])])
+    # the event-time tolerance on a row of its own: a reference without events keeps it
+    w.writerow(["tolerance", "event_t", "", "", num(ref["tolerances"]["event_t"])])
     for i, e in enumerate(ref["events"]):
         w.writerow(["event", e["kind"], i, num(e["t"]), num(ref["tolerances"]["event_t"])])
     cols = ref["trajectory_columns"]
@@ -208,6 +217,8 @@ def from_csv(text: str) -> dict:
         elif sec == "observable":
             ref["observables"][name] = float(value)
             ref["tolerances"]["observables"][name] = float(r["tolerance"])
+        elif sec == "tolerance" and name == "event_t":
+            ref["tolerances"]["event_t"] = float(r["tolerance"])
         elif sec == "event":
             ref["events"].append({"t": float(value), "kind": name})
             ref["tolerances"]["event_t"] = float(r["tolerance"])

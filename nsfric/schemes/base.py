@@ -25,7 +25,7 @@ import numpy as np
 from ..solution import Solution
 from ..errors import BudgetError
 from ..solvers.base import Problem, _is_contact_model, check_span
-from ..solvers.loop import Budget, check_memory
+from ..solvers.loop import MEMORY_LIMIT, Budget, check_memory
 from .field import DiscreteField, Diverged
 
 SCHEMES: dict = {}
@@ -167,9 +167,20 @@ def _safe_mode(field, u):
     return field.mode(u)
 
 
+#: the most fixed steps a count is made of (2**53: beyond it ``n dt`` no longer lands on
+#: the steps; the memory limit of the step rows refuses far fewer, see
+#: :func:`check_step_budget`)
+MAX_STEP_COUNT = 2.0 ** 53
+
+
 def step_count(t_end: float, dt: float) -> int:
-    """Number of fixed steps ``n`` with ``n dt <= t_end`` (to rounding)."""
-    return int(math.floor(t_end / dt * (1 + 1e-12) + 1e-9))
+    """Number of fixed steps ``n`` with ``n dt <= t_end`` (to rounding); ValueError
+    naming ``dt`` beyond :data:`MAX_STEP_COUNT` steps (``dt = 5e-324``)."""
+    ratio = t_end / dt
+    if not (ratio <= MAX_STEP_COUNT):
+        raise ValueError(f"dt = {dt:g} is too small for the span {t_end:g}: {ratio:.3g} steps; dt must be "
+                         f">= {t_end / MAX_STEP_COUNT:.3g} (and larger to fit the memory limit)")
+    return int(math.floor(ratio * (1 + 1e-12) + 1e-9))
 
 
 def _budgeted(fn, budget):
@@ -187,8 +198,9 @@ def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_
     if max_steps is not None and n_steps > max_steps:
         raise BudgetError(f"dt = {dt:g} needs {n_steps} steps, more than max_steps = {max_steps} "
                           "(CLI --max-steps); choose a larger --dt or raise --max-steps")
+    dt_min = dt * 8.0 * n_rows * n_columns / MEMORY_LIMIT
     check_memory(8.0 * n_rows * n_columns, f"dt = {dt:g} ({n_steps} steps)",
-                 "choose a larger --dt (or a shorter --t-end)")
+                 f"choose --dt >= {dt_min:.3g} (or a shorter --t-end)")
 
 
 def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,

@@ -152,7 +152,7 @@ class ReferenceSolver:
                 if hint:
                     raise ZenoError(f"{str(e).splitlines()[0]}{hint}") from None
                 raise
-            except (BudgetError, ValueError):
+            except (BudgetError, ValueError, SolverFailure):  # already one line saying what to change
                 raise
             except Exception as e:  # step-size underflow, IDA/Radau errors, overflow
                 raise SolverFailure(failure_message(self.name, e, problem.params)) from None

@@ -39,11 +39,12 @@ import types
 import numpy as np
 from scipy.interpolate import CubicHermiteSpline
 
-from ..errors import BudgetError, ZenoError
+from ..errors import BudgetError, SolverFailure, ZenoError
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
 from .switching import ModeLogic
+from .watch import FieldWatch
 
 
 @contextlib.contextmanager
@@ -58,7 +59,9 @@ def _captured_c_stderr():
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         os.dup2(tmp.fileno(), 2)
         try:
-            with contextlib.redirect_stdout(py_out):
+            # Assimulo prints the traceback of an exception raised in a callback (the
+            # budget's, a non-finite residual's) on sys.stderr: collected too
+            with contextlib.redirect_stdout(py_out), contextlib.redirect_stderr(py_out):
                 yield messages
         finally:
             sys.stderr.flush()
@@ -102,7 +105,7 @@ def _problem_class():
     class HybridDAE(Implicit_Problem):
         """Assimulo problem generated from a derived hybrid model."""
 
-        def setup(self, d, p, loop, mode, t0):
+        def setup(self, d, p, loop, mode, t0, solver="", law=""):
             self.d, self.loop = d, loop
             self.p = tuple(np.asarray(p, dtype=float).tolist())  # cheaper unpacking per call
             self.modes = list(d.model.mode_names)
@@ -114,6 +117,14 @@ def _problem_class():
             self.n_guards = max(len(self.guard_f[m][0]) + len(d.kinks(m)) for m in self.modes) or 1
             self.records = []  # (t, y, yd, mode)
             self.mode0 = mode
+            # non-finite residuals and the wall-time budget, checked inside the solver's
+            # steps; what stopped the run is kept: Assimulo reports an exception raised in
+            # the residual only as "failed in an unrecoverable manner"
+            names = list(d.model.state_names)
+            self.watch = {m: FieldWatch(None, None, loop.budget, solver, law, m, names, "residual")
+                          for m in self.modes}
+            self.rhs_watch = {m: FieldWatch(None, None, None, solver, law, m, names) for m in self.modes}
+            self.stopped = None
 
         def algvar_of(self, mode):
             """IDA's ``id`` vector in ``mode``: 1 for a differential variable, 0 for
@@ -133,7 +144,12 @@ def _problem_class():
 
         def residual(self, t, y, yd, sw):
             n = self.n
-            return self.res_f[self.mode_of(sw)](y[:n], yd[:n], y[n:], self.p)
+            mode = self.mode_of(sw)
+            try:
+                return self.watch[mode].checked(t, y[:n], self.res_f[mode](y[:n], yd[:n], y[n:], self.p))
+            except (SolverFailure, BudgetError) as e:
+                self.stopped = e
+                raise
 
         def jacobian(self, c, t, y, yd, sw):
             n = self.n
@@ -151,13 +167,18 @@ def _problem_class():
                 out[len(gs): len(gs) + len(u)] = u
             return out
 
-        def consistent(self, mode, ys):
-            """Consistent ``(y, y')`` in ``mode`` from the states ``ys``."""
+        def consistent(self, mode, ys, t=None):
+            """Consistent ``(y, y')`` in ``mode`` from the states ``ys`` (at time ``t``,
+            default the start: a non-finite field there is refused at once)."""
             d, p = self.d, self.p
             names, fo = d.outputs(mode)
             lam = fo(ys, p)[names.index("lam")] if "lam" in names else 0.0
             y = np.concatenate([ys, [lam]])
-            yd = np.concatenate([d.rhs(mode)(ys, p), [0.0]])
+            f = d.rhs(mode)(ys, p)
+            watch = self.rhs_watch[mode]
+            watch.calls = 0  # the mode's start state: a non-finite field here is a defect
+            watch.checked(self.loop.t0 if t is None else t, ys, list(f) + [lam])
+            yd = np.concatenate([f, [0.0]])
             return y, yd
 
         def handle_event(self, solver, event_info):
@@ -176,7 +197,7 @@ def _problem_class():
             new, ys, event = self.loop.switch(float(solver.t), ys, mode, gs[fired[0]])
             if event is None:
                 return
-            y, yd = self.consistent(new, ys)
+            y, yd = self.consistent(new, ys, float(solver.t))
             solver.y = y
             solver.yd = yd
             solver.sw = [m == new for m in self.modes]
@@ -203,6 +224,7 @@ def _problem_class():
             return where + f"; nearest its surface: guard {gs[i].label} = {g[i]:.3g})"
 
         def handle_result(self, solver, t, y, yd):
+            self.watch[self.mode_of(solver.sw)].accepted()
             self.records.append((float(t), np.array(y, dtype=float), np.array(yd, dtype=float),
                                  self.mode_of(solver.sw)))
 
@@ -239,7 +261,7 @@ class _AssimuloSolver(ReferenceSolver):
         HybridDAE = _problem_class()
         sw0 = [m == mode for m in model.mode_names]
         prob = HybridDAE(lambda *a: None, np.zeros(d.n + 1), np.zeros(d.n + 1), t0, sw0=sw0)
-        prob.setup(d, p, loop, mode, t0)
+        prob.setup(d, p, loop, mode, t0, self.name, problem.law or model.name)
         prob.t_end = t_end
         prob.res = prob.residual
         if self.options.get("jacobian", True):
@@ -260,9 +282,11 @@ class _AssimuloSolver(ReferenceSolver):
         with _captured_c_stderr() as messages:
             try:
                 solver.simulate(t_end, 0, ncp_list)
-            except (ZenoError, BudgetError, ValueError):  # the mode loop's own stops
+            except (ZenoError, BudgetError, ValueError, SolverFailure):  # the mode loop's own stops
                 raise
             except Exception as e:  # noqa: BLE001 - re-raised with where it stopped
+                if prob.stopped is not None:  # raised inside the residual (budget, non-finite)
+                    raise prob.stopped from None
                 raise RuntimeError(f"{str(e).splitlines()[0] if str(e) else type(e).__name__}"
                                    f"{prob.where_stopped()}") from None
         segments = loop.segments + self._segments(prob.records)

@@ -50,7 +50,12 @@ FIELD_SIGNATURE = types.void(_V, _V, _V)
 FIELD = types.FunctionType(FIELD_SIGNATURE)
 
 #: run's status codes
-FINISHED, INSPECT, FULL, TOO_SMALL = 0, 1, 2, -1
+FINISHED, INSPECT, FULL, TOO_SMALL, NONFINITE = 0, 1, 2, -1, -2
+#: trials of one step with a non-finite error estimate (a NaN or infinite stage: the
+#: field is not finite there) before :func:`run` gives up with NONFINITE (as does a
+#: step-size underflow after any such trial); SciPy's loop would shrink the step for
+#: ever from a NaN initial step
+NONFINITE_TRIALS = 16
 
 
 @njit(cache=True)
@@ -213,7 +218,9 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
     Accepted steps go to ``T[k] = (t_old, t_new)``, ``YO[k]`` (y_old) and ``FF[k]``
     (dense coefficients), from ``counts[0]`` on; ``counts = [steps, nfev]`` is updated.
     Returns a status: FINISHED, INSPECT (the last stored step needs the exact guard
-    search), FULL (``stop_at`` reached: call again) or TOO_SMALL (step size underflow).
+    search), FULL (``stop_at`` reached: call again), TOO_SMALL (step size underflow) or
+    NONFINITE (:data:`NONFINITE_TRIALS` trials of a step with a non-finite stage, or
+    an underflow after one).
     """
     n = y.size
     t, h_abs = state[0], state[1]
@@ -237,8 +244,9 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
         step_accepted = False
         step_rejected = False
         failed = False
+        bad = 0
         while not step_accepted:
-            if h_abs < min_step:
+            if h_abs < min_step or bad >= NONFINITE_TRIALS:
                 failed = True
                 break
             h = h_abs
@@ -261,11 +269,15 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
                     factor = min(1, factor)
                 h_abs *= factor
                 step_accepted = True
+            elif not (err < math.inf):  # NaN or infinite: SciPy's max(MIN_FACTOR, nan or 0)
+                h_abs *= MIN_FACTOR
+                step_rejected = True
+                bad += 1
             else:
                 h_abs *= max(MIN_FACTOR, SAFETY * err ** ERROR_EXPONENT)
                 step_rejected = True
-        if failed:
-            status = TOO_SMALL
+        if failed:  # a step that shrank away from non-finite stages: the field's fault
+            status = NONFINITE if bad > 0 else TOO_SMALL
             break
         dense_coefficients(rhs, h, y, y_new, K[N_STAGES], K, p, FF[k], work)
         counts[1] += A_EXTRA.shape[0]

@@ -253,12 +253,15 @@ def step_dense(T, YO, FF, k):
     return StepDense(T[k, 0], T[k, 1], YO[k], FF[k])
 
 
-def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=None):
+def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=None, watch=None):
     """Run one mode from ``(t0, y0)``: ``(T, YO, FF, n_steps, nfev)``, the steps (``T[k] =
     (t_old, t_new)``, y_old, dense coefficients) up to ``t_end`` or up to the step where
     ``inspect_step(k, dense, at_start)`` (the exact guard search) returned something.
 
-    Raises RuntimeError with SciPy's message on a step-size underflow.
+    Raises RuntimeError with SciPy's message on a step-size underflow; ``watch`` (a
+    :class:`~nsfric.solvers.watch.FieldWatch`) raises its
+    :class:`~nsfric.errors.NonFiniteField` when the field is not finite at the start
+    or at every trial of a step (:data:`~nsfric.solvers.dop853_core.NONFINITE_TRIALS`).
     """
     y = np.array(y0, dtype=float)
     n = y.size
@@ -266,6 +269,8 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
     p = np.asarray(p, dtype=float)
     f = np.empty(n)
     mod.rhs(y, p, f)
+    if watch is not None:
+        watch.checked(t0, y, f)
     h_abs = core.initial_step(mod.fields[0], t0, y, f, t_end, rtol, float(atol), p)
     state = np.array([t0, h_abs])
     T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
@@ -277,6 +282,10 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
             budget.check(state[0])
         if status == core.TOO_SMALL:
             raise RuntimeError(TOO_SMALL_STEP)
+        if status == core.NONFINITE:
+            if watch is not None:
+                watch.fail(state[0], y, [np.nan])
+            raise RuntimeError(f"the right-hand side is not finite beyond t = {state[0]:.17g}")
         if status == core.INSPECT:
             k = int(counts[0]) - 1
             if inspect_step(k, step_dense(T, YO, FF, k), k == 0):

@@ -26,6 +26,7 @@ from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
 from .guard_search import first_crossing
 from .switching import ModeLogic
+from .watch import FieldWatch, GuardWatch
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
 #: the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`): SciPy's steps in numba
@@ -99,6 +100,7 @@ class FilippovSolver(ReferenceSolver):
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
         loop = self.mode_loop(ModeLogic(d, p), problem)
+        self._labels = (problem.law or problem.model.name, list(problem.model.state_names))
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
         used = []  # steppers in order of first use
@@ -112,7 +114,13 @@ class FilippovSolver(ReferenceSolver):
     def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used):
         f = d.rhs(mode)
         p = tuple(np.asarray(p, dtype=float).tolist())  # python floats: cheaper unpacking per call
-        fun = lambda t, y: f(y, p)
+        law, names = self._labels
+        fun = FieldWatch(f, p, self.budget, self.name, law, mode, names)
+        guards, gfun = d.guards(mode)
+        if gfun is not None:
+            gfun = GuardWatch(gfun, self.name, law, mode, names)
+            gfun.t = t0
+            gfun(np.asarray(y0, dtype=float), p)  # a NaN guard would never fire
         if method == "auto":
             method = choose_method(f, y0, p, t0, t_end)
             if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS):
@@ -122,7 +130,7 @@ class FilippovSolver(ReferenceSolver):
             if mod is not None:
                 if method not in used:
                     used.append(method)
-                return self._compiled_segment(mod, d, p, mode, t0, y0, t_end, n_check, stats)
+                return self._compiled_segment(mod, d, p, mode, t0, y0, t_end, n_check, stats, fun, gfun)
             method = "DOP853"
         if method not in used:
             used.append(method)
@@ -131,7 +139,6 @@ class FilippovSolver(ReferenceSolver):
             J = d.jac(mode)
             kw["jac"] = lambda t, y: J(y, p)
         solver = METHODS[method](fun, t0, y0, t_end, rtol=self.rtol, atol=self.atol, **kw)
-        guards, gfun = d.guards(mode)
         rfun = d.guard_rates(mode)
         ts, interps = [t0], []
         hit = None
@@ -139,11 +146,15 @@ class FilippovSolver(ReferenceSolver):
         while solver.status == "running":
             msg = solver.step()
             if solver.status == "failed":
+                if fun.bad_since:  # the step shrank away from non-finite trial values
+                    fun.fail(solver.t, solver.y, [np.nan])
                 raise RuntimeError(f"{method} failed in mode {mode!r} at t = {solver.t:.17g}: {msg}")
             stats["nsteps"] += 1
+            fun.accepted()
             self.budget.check(solver.t)  # wall-time budget (max_seconds), also inside a mode
             dense = solver.dense_output()
             if gfun is not None:
+                gfun.t = solver.t_old
                 found = first_crossing(gfun, rfun, p, dense, solver.t_old, solver.t, n_check,
                                        at_start=len(interps) == 0)
                 if found is not None:
@@ -166,22 +177,26 @@ class FilippovSolver(ReferenceSolver):
         y1 = sol(t1)
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
 
-    def _compiled_segment(self, mod, d, p, mode, t0, y0, t_end, n_check, stats):
+    def _compiled_segment(self, mod, d, p, mode, t0, y0, t_end, n_check, stats, watch, gfun):
         """:meth:`_segment` on the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`):
-        the same steps, the same guard search on each flagged step."""
+        the same steps, the same guard search on each flagged step (``watch``: the
+        :class:`~nsfric.solvers.watch.FieldWatch` of the mode's field, ``gfun`` its
+        watched guards)."""
         from .dop853_numba import DenseSteps, integrate
 
-        guards, gfun = d.guards(mode)
+        guards, _ = d.guards(mode)
         rfun = d.guard_rates(mode)
         found = []
 
         def inspect(k, dense, at_start):
+            gfun.t = dense.t_old
             hit = first_crossing(gfun, rfun, p, dense, dense.t_old, dense.t, n_check, at_start=at_start)
             if hit is not None:
                 found.append(hit)
             return hit is not None
 
-        T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect, self.budget)
+        T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect, self.budget,
+                                       watch)
         stats["nsteps"] += k
         stats["nfev"] += nfev
         ts = np.concatenate([[t0], T[:, 1]])
@@ -197,6 +212,9 @@ class FilippovSolver(ReferenceSolver):
             return Segment(mode, t0, t0, None, y0.copy(), y0.copy()), hit
         sol = DenseSteps(ts, T[:, 0], T[:, 1] - T[:, 0], YO, FF)
         t1 = ts[-1]
+        if gfun is not None:  # the compiled screen sees no NaN guard: checked at the end too
+            gfun.t = t1
+            gfun(sol(t1), p)
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), sol(t1)), hit
 
 

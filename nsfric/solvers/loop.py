@@ -16,8 +16,9 @@ lives here once (STYLE principle 6):
 * **Zeno detector**: ``zeno_window`` consecutive events inside the time
   ``resolution`` (default ``1e-9 max(1, t_end - t0)``; the step for fixed-step
   schemes) stop the run (accumulating events, chattering);
-* **wall-time budget**: ``max_seconds`` (:class:`Budget`) is checked at every event
-  (and by the integrators inside a mode);
+* **wall-time budget**: ``max_seconds`` (:class:`Budget`, default
+  :data:`DEFAULT_MAX_SECONDS`) is checked at every event (and by the integrators inside
+  a mode, also inside a step: :class:`~nsfric.solvers.watch.FieldWatch`);
 * **no-progress guard**: a switch at the very point (same ``t`` and ``y``) where the
   mode it enters was already entered, without the trajectory having advanced, is a
   cycle of contradicting decisions and stops the run at once, never an endless loop.
@@ -39,7 +40,13 @@ from .switching import no_progress
 DEFAULT_MAX_EVENTS = 10000
 DEFAULT_ZENO_WINDOW = 50
 
-__all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_ZENO_WINDOW"]
+#: the wall-time budget (seconds) of one solve or discrete run when none is given: every
+#: long path ends, with a message naming the option that raises it (``max_seconds``,
+#: CLI ``--max-seconds``); ``max_seconds=math.inf`` lifts it
+DEFAULT_MAX_SECONDS = 600.0
+
+__all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_MAX_SECONDS",
+           "DEFAULT_ZENO_WINDOW"]
 
 
 def seconds_option(max_seconds):
@@ -65,18 +72,24 @@ def check_memory(nbytes: float, what: str, advice: str, limit: float | None = No
 class Budget:
     """The wall-time budget of one run: :meth:`check` raises :class:`BudgetError`
     (naming ``max_seconds``, CLI ``--max-seconds``) once ``max_seconds`` have passed
-    since the budget was made.  ``None`` means no limit."""
+    since the budget was made.  ``None`` means the default,
+    :data:`DEFAULT_MAX_SECONDS` (``default`` is then True, and the message says so);
+    ``math.inf`` means no limit."""
 
     def __init__(self, max_seconds=None, label=""):
-        self.max_seconds = seconds_option(max_seconds)
+        given = seconds_option(max_seconds)
+        self.default = given is None
+        self.max_seconds = DEFAULT_MAX_SECONDS if given is None else given
         self.label = label
         self.start = time.monotonic()
 
     def check(self, t=None):
-        if self.max_seconds is not None and time.monotonic() - self.start > self.max_seconds:
+        if time.monotonic() - self.start > self.max_seconds:
             at = "" if t is None else f" (reached t = {float(t):.6g})"
-            raise BudgetError(f"{self.label}: stopped after max_seconds = {self.max_seconds:g} s of wall "
-                              f"time{at}; raise --max-seconds (API max_seconds) or shorten --t-end")
+            what = (f"the default budget of {self.max_seconds:g} s (--max-seconds)" if self.default
+                    else f"max_seconds = {self.max_seconds:g} s")
+            raise BudgetError(f"{self.label}: stopped after {what} of wall time{at}; raise --max-seconds "
+                              f"(API max_seconds) or shorten --t-end")
 
 
 def _integer(name, value, lo):

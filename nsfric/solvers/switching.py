@@ -229,6 +229,13 @@ class ModeLogic:
                     mode = s.name
                     break
             if mode is None:
+                bad = [f"{n} = {v:g}" for n, v in zip(names, hv) if not np.isfinite(v)]
+                if bad:  # a NaN switching function puts the state in no mode
+                    from ..errors import NonFiniteField
+
+                    raise NonFiniteField(f"the switching functions of {self.m.name!r} are not finite ("
+                                         f"{', '.join(bad)}) at the initial state {y0}; check the law's "
+                                         "expressions (0/0, log or sqrt of a negative, nan) and its parameters")
                 raise ValueError(f"initial state {y0} lies in no mode of {self.m.name!r}")
         return mode
 

@@ -11,11 +11,16 @@ One axis is written ``NAME=VALUES`` (``nsfric sweep --grid``), ``VALUES`` one of
 
 The points of a grid are the product of its axes, the first axis varying slowest (the
 order of the labelled dimensions of the sweep's Dataset and of the rows of its CSV).
+A grid holds at most :func:`max_points` points (default :data:`MAX_POINTS`, one
+million: at a millisecond or more per point, a quarter of an hour of solver time and a
+few hundred MB of results; the environment variable ``NSFRIC_MAX_GRID_POINTS`` raises
+it for a cluster); a larger one is refused before any value list is built.
 """
 from __future__ import annotations
 
 import itertools
 import math
+import os
 
 import numpy as np
 
@@ -23,6 +28,28 @@ from ..arguments import number
 
 #: axes whose values are words, not numbers
 WORD_AXES = ("law", "scheme")
+#: default largest number of points of a grid (see the module docstring)
+MAX_POINTS = 10 ** 6
+
+
+def max_points() -> int:
+    """The largest grid allowed: ``$NSFRIC_MAX_GRID_POINTS`` if set (an integer >= 1),
+    else :data:`MAX_POINTS`."""
+    text = os.environ.get("NSFRIC_MAX_GRID_POINTS", "").strip()
+    if not text:
+        return MAX_POINTS
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise ValueError(f"NSFRIC_MAX_GRID_POINTS must be an integer >= 1, got {text!r}")
+    return n
+
+
+def _too_many(what: str, n) -> ValueError:
+    return ValueError(f"{what} has {n:g} points; a grid may have 1 to {max_points()} points "
+                      "(set NSFRIC_MAX_GRID_POINTS to allow more)")
 
 
 def _number(text: str, name: str) -> float:
@@ -42,6 +69,8 @@ def _count(text: str, name: str) -> int:
         raise ValueError(f"grid {name}: NUM must be an integer >= 1, got {text!r}") from None
     if n < 1:
         raise ValueError(f"grid {name}: NUM must be an integer >= 1, got {n}")
+    if n > max_points():
+        raise _too_many(f"grid {name}", n)
     return n
 
 
@@ -97,6 +126,8 @@ def check_grid(grid: dict) -> dict:
         if isinstance(values, np.ndarray) and values.ndim > 1:
             raise ValueError(f"grid {name}: values must be one-dimensional (one axis), got an array of "
                              f"shape {values.shape}; give each axis its own name")
+        if isinstance(values, (list, tuple, np.ndarray, range)) and len(values) > max_points():
+            raise _too_many(f"grid {name}", len(values))
         values = list(values) if isinstance(values, (list, tuple, np.ndarray, range)) else [values]
         if not values:
             raise ValueError(f"grid {name}: no values given")
@@ -110,6 +141,9 @@ def check_grid(grid: dict) -> dict:
             dup = sorted({str(v) for v in values if values.count(v) > 1})
             raise ValueError(f"grid {name}: value(s) {', '.join(dup)} given more than once")
         out[str(name)] = values
+    total = math.prod(len(v) for v in out.values())
+    if total > max_points():
+        raise _too_many(f"the grid ({' x '.join(str(len(v)) for v in out.values())})", total)
     return out
 
 
