@@ -29,7 +29,7 @@ from ..schemes import get_scheme
 from ..errors import BudgetError
 from ..solution import Solution
 from ..solvers.base import Problem
-from .execute import run_tasks
+from .execute import forks_workers, run_tasks
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
 from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
                    reference_for, run_one)
@@ -257,8 +257,9 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     times = numbers_1d(times or (), "times", empty=True, unique=True)
     if any(not (0 < x <= T) for x in times):
         raise ValueError(f"error times must lie in (0, t_end = {T:g}], got {times}")
-    fork = "fork" in __import__("multiprocessing").get_all_start_methods()
-    local = executor is None and (fork or not (jobs and jobs > 1))
+    # tokens of this process's objects only where the workers inherit them (forked, as the
+    # local pool decides: after a Dask client started threads here, it does not fork)
+    local = executor is None and (forks_workers() or not (jobs and jobs > 1))
     ref_case = local_token(case, "source") if local else case
     ref_given = local_token(reference, "reference") if local and isinstance(reference, Solution) else reference
     tasks = [(ref_case, None if isinstance(case, Problem) else lw, s, dt, variables, times, t_end,

@@ -80,6 +80,17 @@ def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retrie
             fut.cancel()
 
 
+def forks_workers() -> bool:
+    """Whether local workers are forked from this process now (and so inherit its objects,
+    e.g. the tokens of :func:`nsfric.study.runs.local_token`): only where the platform
+    forks and this process runs no other thread -- forking while another thread (a Dask
+    client's, for instance) holds a lock can deadlock the children."""
+    import multiprocessing as mp
+    import threading
+
+    return "fork" in mp.get_all_start_methods() and threading.active_count() == 1
+
+
 def _run_local(fn, chunks, on_result, n_workers, retries):
     """The chunks on a pool of local processes (forked where the platform allows and this
     process runs no other thread; then the first point runs in this process first, so that the workers inherit the models,
@@ -90,13 +101,11 @@ def _run_local(fn, chunks, on_result, n_workers, retries):
     times in all, then :class:`WorkerDied` is raised.  Results already delivered stay.
     """
     import multiprocessing as mp
-    import threading
     from concurrent.futures.process import BrokenProcessPool
 
-    # fork only a single-threaded process: forking while other threads (a Dask client's,
-    # for instance) hold locks can deadlock the children; otherwise a fresh forkserver
+    # fork only a single-threaded process (forks_workers); otherwise a fresh forkserver
     methods = mp.get_all_start_methods()
-    fork = "fork" in methods and threading.active_count() == 1
+    fork = forks_workers()
     ctx = mp.get_context("fork" if fork else "forkserver" if "forkserver" in methods else "spawn")
     if fork:  # the first point here: forked workers inherit what it built
         (i, p), chunks = chunks[0][0], [chunks[0][1:]] + chunks[1:]
