@@ -73,9 +73,23 @@ def stored() -> dict | None:
         from ._names_data import NAMES
     except ImportError:
         return None
-    if NAMES.get("version") != __version__ or _plugins_installed():
+    if NAMES.get("version") != __version__ or _plugins_installed() or _registered_here(NAMES):
         return None
     return NAMES
+
+
+def _registered_here(table: dict) -> bool:
+    """Whether this process registered a case, law or scheme the table lacks (a plug-in
+    defined by a script, ``nsfric.register_scheme(...)`` before ``main(["list"])``).  Only
+    registries already imported are read, each as the plain dict it is (no plug-in load)."""
+    where = (("nsfric.schemes.base", ("SCHEMES",), "schemes"), ("nsfric.cases.base", ("CASES",), "cases"),
+             ("nsfric.symbolic.laws", ("TANGENTIAL_LAWS", "NORMAL_LAWS"), "laws"))
+    for module, registries, key in where:
+        mod = sys.modules.get(module)
+        for name in registries if mod is not None else ():
+            if set(dict.keys(getattr(mod, name))) - set(table[key]):
+                return True
+    return False
 
 
 def names() -> dict:

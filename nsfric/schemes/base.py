@@ -33,11 +33,30 @@ SCHEMES: dict = {}
 ALIASES: dict = {}
 
 
+#: whether :func:`register_scheme` adds the ``NAME-event`` variant itself (set once the
+#: package's own schemes are registered, in their order: a scheme registered from outside
+#: gets its variant at once)
+EVENT_VARIANTS = {"auto": False}
+
+
 def register_scheme(scheme):
-    """Add ``scheme`` (an instance) to :data:`SCHEMES` under ``scheme.name``."""
+    """Add ``scheme`` (an instance) to :data:`SCHEMES` under ``scheme.name``.
+
+    A scheme registered from outside the package (an :class:`~nsfric.schemes.rk.ExplicitRK`
+    tableau, say) also gets its event-aware variant ``NAME-event``
+    (:class:`~nsfric.schemes.events.EventAware`); the compiled batch kernel traces any
+    scheme whose ``step`` it can follow.  Returns ``scheme``.
+    """
+    if not isinstance(getattr(scheme, "name", None), str) or not scheme.name:
+        raise ValueError(f"a scheme needs a name (a non-empty string), got {scheme!r}")
     if scheme.name in SCHEMES:
         raise ValueError(f"scheme {scheme.name!r} registered twice")
     SCHEMES[scheme.name] = scheme
+    if EVENT_VARIANTS["auto"]:
+        from .events import EventAware  # the variants live above the base class
+
+        if not isinstance(scheme, EventAware) and f"{scheme.name}-event" not in SCHEMES:
+            register_scheme(EventAware(scheme))
     return scheme
 
 
