@@ -65,6 +65,6 @@ for run in (case.reference_solution(solver="filippov"), nsfric.simulate(case, sc
     errors += [abs(t / t_stick - 1), abs(u_t / u_stick - 1), abs(u_T / u_end - 1), abs(u_T - p["R"] * w_T) / u_end]
     print(f"{run.solver}: sticks at t = {t:.15f} (closed form {t_stick:.15f}) with u = {u_t:.15f} "
           f"({u_stick:.15f}); rolls, slip at the end {u_T - p['R'] * w_T:.1e}")
-    assert run.events[-1].to_mode == "stick"  # and rolls to the end
+    assert run.events[-1].to_mode == "stick" and run.modes[-1] == "stick"  # and rolls to the end
 assert max(errors) < 1e-9, errors
 print(f"max relative error against the closed form: {max(errors):.3e}")
