@@ -52,9 +52,16 @@ def live() -> dict:
                   for name, case in CASES.items()},  # the first read loads the nsfric.cases plug-ins
         "laws": {name: f().reference + plugin(f) for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items()},
         "solvers": {name: (cls.__doc__ or "").strip().splitlines()[0] for name, cls in REFERENCE_SOLVERS.items()},
-        "schemes": {name: s.order for name, s in SCHEMES.items()},
+        "schemes": {name: _scheme_order(s) for name, s in SCHEMES.items()},
         "scheme_aliases": dict(ALIASES),
     }
+
+
+def _scheme_order(scheme):
+    """A scheme's order, with ``  [plug-in MODULE]`` for one an installed package provides
+    (its event-aware variant too)."""
+    module = getattr(getattr(scheme, "base", scheme), "plugin", "")
+    return f"{scheme.order}  [plug-in {module}]" if module else scheme.order
 
 
 @functools.cache  # read the installed distributions once per process, not per lookup

@@ -30,6 +30,8 @@ from .base import EVENT_VARIANTS  # noqa: E402
 
 EVENT_VARIANTS["auto"] = True  # a scheme registered from now on gets its NAME-event variant
 
+SCHEMES.installed()  # from now on, the first read loads the installed plug-ins (nsfric.schemes)
+
 __all__ = ["SCHEMES", "ALIASES", "register_alias", "CORE_SCHEMES", "EVENT_SCHEMES", "Scheme", "ExplicitRK",
            "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",
            "FrozenField", "partition"]

@@ -24,11 +24,42 @@ import numpy as np
 
 from ..solution import Solution
 from ..errors import BudgetError
+from ..plugins import GROUPS, LazyRegistry
 from ..solvers.base import Problem, _is_contact_model, check_span
 from ..solvers.loop import Budget, check_memory
 from .field import DiscreteField, Diverged
 
-SCHEMES: dict = {}
+def _add_plugin_scheme(name, obj, registry, module):
+    """Register a scheme of the entry-point group ``nsfric.schemes`` (an instance, or a
+    class or factory returning one) under its own name, which must be the entry point's;
+    ``scheme.plugin`` is the module that provides it (``nsfric list`` names it)."""
+    scheme = obj if isinstance(obj, Scheme) else obj()
+    if not isinstance(scheme, Scheme):
+        raise TypeError(f"a scheme plug-in must be a Scheme (or make one), got {type(scheme).__name__}")
+    if scheme.name != name:
+        raise ValueError(f"the scheme is named {scheme.name!r}, not {name!r}")
+    scheme.plugin = module
+    register_scheme(scheme)
+
+
+_add_plugin_scheme.takes_module = True
+
+
+class _SchemeRegistry(LazyRegistry):
+    """:data:`SCHEMES`: loads the entry-point group ``nsfric.schemes`` on its first read
+    once the package's own schemes are registered (:meth:`installed`); reads while the
+    package registers them load nothing."""
+
+    def __init__(self):
+        super().__init__(GROUPS["schemes"], _add_plugin_scheme)
+        self._loaded = True  # the package's own schemes first
+
+    def installed(self):
+        """The package's schemes are registered: the next read loads the plug-ins."""
+        self._loaded = False
+
+
+SCHEMES: dict = _SchemeRegistry()
 #: other names of registered schemes (a label of a paper), resolved by :func:`get_scheme`
 ALIASES: dict = {}
 
