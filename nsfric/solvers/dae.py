@@ -113,7 +113,7 @@ def _problem_class():
             self.guard_f = {m: d.guards(m) for m in self.modes}
             self.kink_f = {m: d.kink_values(m) for m in self.modes}
             self.n_guards = max(len(self.guard_f[m][0]) + len(d.kinks(m)) for m in self.modes) or 1
-            self.records = []  # (t, y, yd, mode)
+            self.records = []  # (t, y, yd, mode, the solver's interpolant on the step)
             self.mode0 = mode
 
         def algvar_of(self, mode):
@@ -194,7 +194,7 @@ def _problem_class():
             filippov and ida enter the sliding mode there."""
             if not self.records:
                 return ""
-            t, y, _, mode = self.records[-1]
+            t, y, _, mode = self.records[-1][:4]
             gs, gf = self.guard_f[mode]
             where = f" (in mode {mode!r} at t = {t:.17g}"
             if gf is None:
