@@ -8,6 +8,9 @@ A package extends nsfric by declaring entry points (``pyproject.toml``)::
     [project.entry-points."nsfric.laws"]
     my-law = "my_package.laws:my_law"          # a law factory
 
+    [project.entry-points."nsfric.schemes"]
+    my-rk = "my_package.schemes:my_rk"         # a scheme (e.g. an ExplicitRK tableau)
+
 :func:`load_entry_points` loads one group into a registry; :class:`LazyRegistry` is a
 registry (a dict) that does so on its first read, so that importing nsfric stays cheap
 and a plug-in may itself ``import nsfric``.  A plug-in that fails to load is skipped
@@ -22,7 +25,7 @@ import warnings
 from importlib.metadata import entry_points
 
 #: the entry-point groups nsfric reads
-GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws"}
+GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws", "schemes": "nsfric.schemes"}
 
 
 class PluginWarning(UserWarning):
@@ -40,7 +43,9 @@ def load_entry_points(group: str, registry: dict, register=None) -> list:
         Name -> object; names already present (explicit registrations) are kept.
     register : callable ``(name, obj, registry)``, optional
         Adds a loaded object (and may check or convert it; raise to reject it).
-        Default: ``registry[name] = obj``.
+        Default: ``registry[name] = obj``.  With an attribute ``takes_module = True`` it
+        is called with the entry point's module as a fourth argument (an instance, such
+        as a scheme, does not know the module that made it).
 
     Returns
     -------
@@ -56,6 +61,8 @@ def load_entry_points(group: str, registry: dict, register=None) -> list:
             obj = ep.load()
             if register is None:
                 registry[ep.name] = obj
+            elif getattr(register, "takes_module", False):  # where an instance was made
+                register(ep.name, obj, registry, ep.module)
             else:
                 register(ep.name, obj, registry)
         except Exception as exc:  # noqa: BLE001 - a broken plug-in must not break nsfric

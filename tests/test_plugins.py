@@ -1,5 +1,6 @@
 """Registries filled through entry points (issue 8, item 6): an installed package's
-cases (group ``nsfric.cases``) and laws (``nsfric.laws``) appear in ``nsfric list``; a
+cases (group ``nsfric.cases``), laws (``nsfric.laws``) and schemes (``nsfric.schemes``,
+issue 23) appear in ``nsfric list``; a
 broken plug-in gives a warning naming it, not a crash."""
 import os
 import subprocess
@@ -37,6 +38,11 @@ def plugin_law():
 
 def broken_law():
     raise RuntimeError("this law cannot be built")
+
+
+import nsfric  # noqa: E402  (a scheme plug-in: Ralston's RK2 as its tableau)
+
+ralston = nsfric.ExplicitRK("plugin-ralston", [[0, 0], ["2/3", 0]], ["1/4", "3/4"], [0, "2/3"], order=2)
 '''
 
 ENTRY_POINTS = '''
@@ -48,6 +54,10 @@ misnamed = nsfric_demo_plugin:Misnamed
 [nsfric.laws]
 plugin-law = nsfric_demo_plugin:plugin_law
 broken-law = nsfric_demo_plugin:broken_law
+
+[nsfric.schemes]
+plugin-ralston = nsfric_demo_plugin:ralston
+misnamed-scheme = nsfric_demo_plugin:ralston
 '''
 
 
@@ -73,10 +83,15 @@ def test_nsfric_list_shows_plugin_case_and_law_and_warns_about_broken_ones(site)
     assert "a user's plug-in" in line and "[plug-in nsfric_demo_plugin]" in line
     assert "sliding-plates" in cases and "dry-oscillator" in cases  # built-ins still there
     assert any(ln.strip().startswith("plugin-law") for ln in laws.splitlines()), laws
+    schemes = p.stdout.split("\nschemes:\n")[1]
+    for name in ("plugin-ralston", "plugin-ralston-event"):  # the scheme and its event-aware variant
+        (line,) = [ln for ln in schemes.splitlines() if ln.split()[0] == name]
+        assert "order 2" in line and "[plug-in nsfric_demo_plugin]" in line, line
+    assert "misnamed-scheme" not in p.stdout
     assert "broken-law" not in p.stdout and "missing-module" not in p.stdout
     assert "Traceback" not in p.stderr
     for name, why in (("missing-module", "ModuleNotFoundError"), ("misnamed", "not-the-entry-point-name"),
-                      ("broken-law", "this law cannot be built")):
+                      ("broken-law", "this law cannot be built"), ("misnamed-scheme", "plugin-ralston")):
         (warn,) = [ln for ln in p.stderr.splitlines() if f"plug-in {name!r}" in ln]
         assert "PluginWarning" in warn and why in warn, warn
 
@@ -105,6 +120,7 @@ def test_plugin_case_runs_through_the_package_api(site, monkeypatch):
     from nsfric.cases.base import CASES
 
     monkeypatch.setattr(CASES, "_loaded", False)  # as in a fresh process
+    monkeypatch.setattr(nsfric.SCHEMES, "_loaded", True)  # the demo's scheme stays out of this process
     try:
         with pytest.warns(PluginWarning):
             case = nsfric.get_case("plugin-oscillator")

@@ -108,7 +108,8 @@ def test_exact_references_agree_at_15_and_30_degrees():
 
 
 def test_cundall_strack_viscous_puts_the_damping_outside_the_cut_off():
-    law = systems.cundall_strack_viscous(systems.K_T, systems.GAMMA_T_ROT)
+    from nsfric.symbolic.tangential import cundall_strack_viscous  # the registered law
+    law = cundall_strack_viscous(systems.K_T, systems.GAMMA_T_ROT, params=())
     from nsfric.symbolic.laws import F_N, mu, v
     assert sp.simplify(law.slidings["slip+"].F - (mu * F_N - systems.GAMMA_T_ROT * v)) == 0
     assert sp.simplify(law.switching["h_plus"] - (-systems.K_T * law.states[0] - mu * F_N)) == 0

@@ -352,8 +352,10 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
 
     Returns
     -------
-    DiscreteResult
-        The step rows (see :func:`nsfric.schemes.simulate`).
+    Solution
+        A discrete run (:meth:`Solution.from_steps`): the scheme's step rows ``sol.t``,
+        ``sol.y`` untouched, its events, and ``sol(t)`` linear between the rows (see
+        :func:`nsfric.schemes.simulate`).
     """
     from ..schemes import simulate as _simulate
 

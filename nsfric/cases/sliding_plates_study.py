@@ -34,6 +34,8 @@ from ..study.convergence import default_ladder, fit_order
 from ..study.sweep import sweep
 from ..schemes import CORE_SCHEMES, EVENT_SCHEMES
 from .base import converge, simulate
+from ..symbolic.checks.fuhrer import eq17_residual, reset_threshold
+from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
 
 V0S = (4.0, 8.0, 16.0, 32.0, 64.0, 128.0)
@@ -195,7 +197,16 @@ class EnergyPoint:
         D = simulate(case, "d-sds", "euler", dt, T, params)
         C = simulate(case, "c-sds", "euler", dt, T, params)
         return {"E_created_reset": E(y1) - E(y0), "max_dE_kin_euler": float(np.max(D["E_kin"] - C["E_kin"])),
-                "v0_minus_threshold": v0 - p["F_max"] / p["gamma"]}
+                "v0_minus_threshold": v0 - reset_bound(sol.model, p)}
+
+
+def reset_bound(model, params: dict) -> float:
+    """``v(0)`` beyond which the D-SDS starts with a reset, at the values ``params``:
+    the root of the law's own switching function
+    (:func:`~nsfric.symbolic.checks.fuhrer.reset_threshold`), evaluated by the one
+    code-generation entry point."""
+    f = generate([reset_threshold(model)], ([q.symbol for q in model.params],))
+    return float(f(param_vector(model, params))[0])
 
 
 def energy_data(case, v0s=V0S, dt=0.1, **sweep_options):
@@ -275,7 +286,10 @@ def sanity_data(case, samples=4001):
     r11 = k * xi * xid + gamma * xid ** 2 - F * s + F * v   # eq 11: zero
     sliding = np.abs(F_S) > F_max
     loading = sliding & (xi * xid > 0)
-    r17 = np.where(sliding, np.abs(F_S) - (gamma * np.abs(s) + F_max), 0.0)
+    r17 = np.zeros(len(t))  # eq 17 as the checks state it, on the law's own slip branches
+    for mode in {mm for mm, sl in zip(modes, sliding) if sl}:
+        sel = sliding & np.array([mm == mode for mm in modes])
+        r17[sel] = generate([eq17_residual(model, mode)], (d.y, d.p))(np.array([xi, v])[:, sel], p)[0]
 
     def dissipation(tg):
         _, vg, xdg, outg, _ = local(tg)

@@ -52,9 +52,16 @@ def live() -> dict:
                   for name, case in CASES.items()},  # the first read loads the nsfric.cases plug-ins
         "laws": {name: f().reference + plugin(f) for name, f in {**TANGENTIAL_LAWS, **NORMAL_LAWS}.items()},
         "solvers": {name: (cls.__doc__ or "").strip().splitlines()[0] for name, cls in REFERENCE_SOLVERS.items()},
-        "schemes": {name: s.order for name, s in SCHEMES.items()},
+        "schemes": {name: _scheme_order(s) for name, s in SCHEMES.items()},
         "scheme_aliases": dict(ALIASES),
     }
+
+
+def _scheme_order(scheme):
+    """A scheme's order, with ``  [plug-in MODULE]`` for one an installed package provides
+    (its event-aware variant too)."""
+    module = getattr(getattr(scheme, "base", scheme), "plugin", "")
+    return f"{scheme.order}  [plug-in {module}]" if module else scheme.order
 
 
 @functools.cache  # read the installed distributions once per process, not per lookup
@@ -73,9 +80,23 @@ def stored() -> dict | None:
         from ._names_data import NAMES
     except ImportError:
         return None
-    if NAMES.get("version") != __version__ or _plugins_installed():
+    if NAMES.get("version") != __version__ or _plugins_installed() or _registered_here(NAMES):
         return None
     return NAMES
+
+
+def _registered_here(table: dict) -> bool:
+    """Whether this process registered a case, law or scheme the table lacks (a plug-in
+    defined by a script, ``nsfric.register_scheme(...)`` before ``main(["list"])``).  Only
+    registries already imported are read, each as the plain dict it is (no plug-in load)."""
+    where = (("nsfric.schemes.base", ("SCHEMES",), "schemes"), ("nsfric.cases.base", ("CASES",), "cases"),
+             ("nsfric.symbolic.laws", ("TANGENTIAL_LAWS", "NORMAL_LAWS"), "laws"))
+    for module, registries, key in where:
+        mod = sys.modules.get(module)
+        for name in registries if mod is not None else ():
+            if set(dict.keys(getattr(mod, name))) - set(table[key]):
+                return True
+    return False
 
 
 def names() -> dict:

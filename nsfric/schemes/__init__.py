@@ -26,6 +26,11 @@ register_event_variants()
 CORE_SCHEMES = _ORDER
 EVENT_SCHEMES = tuple(f"{n}-event" for n in _ORDER)
 from . import delta  # noqa: E402,F401  (registers the delta-approximation family of Krengel & Matuttis)
+from .base import EVENT_VARIANTS  # noqa: E402
+
+EVENT_VARIANTS["auto"] = True  # a scheme registered from now on gets its NAME-event variant
+
+SCHEMES.installed()  # from now on, the first read loads the installed plug-ins (nsfric.schemes)
 
 __all__ = ["SCHEMES", "ALIASES", "register_alias", "CORE_SCHEMES", "EVENT_SCHEMES", "Scheme", "ExplicitRK",
            "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",

@@ -24,20 +24,70 @@ import numpy as np
 
 from ..solution import Solution
 from ..errors import BudgetError
+from ..plugins import GROUPS, LazyRegistry
 from ..solvers.base import Problem, _is_contact_model, check_span
 from ..solvers.loop import MEMORY_LIMIT, Budget, check_memory
 from .field import DiscreteField, Diverged
 
-SCHEMES: dict = {}
+def _add_plugin_scheme(name, obj, registry, module):
+    """Register a scheme of the entry-point group ``nsfric.schemes`` (an instance, or a
+    class or factory returning one) under its own name, which must be the entry point's;
+    ``scheme.plugin`` is the module that provides it (``nsfric list`` names it)."""
+    scheme = obj if isinstance(obj, Scheme) else obj()
+    if not isinstance(scheme, Scheme):
+        raise TypeError(f"a scheme plug-in must be a Scheme (or make one), got {type(scheme).__name__}")
+    if scheme.name != name:
+        raise ValueError(f"the scheme is named {scheme.name!r}, not {name!r}")
+    scheme.plugin = module
+    register_scheme(scheme)
+
+
+_add_plugin_scheme.takes_module = True
+
+
+class _SchemeRegistry(LazyRegistry):
+    """:data:`SCHEMES`: loads the entry-point group ``nsfric.schemes`` on its first read
+    once the package's own schemes are registered (:meth:`installed`); reads while the
+    package registers them load nothing."""
+
+    def __init__(self):
+        super().__init__(GROUPS["schemes"], _add_plugin_scheme)
+        self._loaded = True  # the package's own schemes first
+
+    def installed(self):
+        """The package's schemes are registered: the next read loads the plug-ins."""
+        self._loaded = False
+
+
+SCHEMES: dict = _SchemeRegistry()
 #: other names of registered schemes (a label of a paper), resolved by :func:`get_scheme`
 ALIASES: dict = {}
 
 
+#: whether :func:`register_scheme` adds the ``NAME-event`` variant itself (set once the
+#: package's own schemes are registered, in their order: a scheme registered from outside
+#: gets its variant at once)
+EVENT_VARIANTS = {"auto": False}
+
+
 def register_scheme(scheme):
-    """Add ``scheme`` (an instance) to :data:`SCHEMES` under ``scheme.name``."""
+    """Add ``scheme`` (an instance) to :data:`SCHEMES` under ``scheme.name``.
+
+    A scheme registered from outside the package (an :class:`~nsfric.schemes.rk.ExplicitRK`
+    tableau, say) also gets its event-aware variant ``NAME-event``
+    (:class:`~nsfric.schemes.events.EventAware`); the compiled batch kernel traces any
+    scheme whose ``step`` it can follow.  Returns ``scheme``.
+    """
+    if not isinstance(getattr(scheme, "name", None), str) or not scheme.name:
+        raise ValueError(f"a scheme needs a name (a non-empty string), got {scheme!r}")
     if scheme.name in SCHEMES:
         raise ValueError(f"scheme {scheme.name!r} registered twice")
     SCHEMES[scheme.name] = scheme
+    if EVENT_VARIANTS["auto"]:
+        from .events import EventAware  # the variants live above the base class
+
+        if not isinstance(scheme, EventAware) and f"{scheme.name}-event" not in SCHEMES:
+            register_scheme(EventAware(scheme))
     return scheme
 
 

@@ -31,7 +31,7 @@ import numpy as np
 
 
 from ..solvers.loop import ModeLoop, loop_options
-from .base import SCHEMES, Scheme, register_scheme, tag_stages
+from .base import SCHEMES, Scheme, _safe_mode, register_scheme, tag_stages
 
 _THETA = np.linspace(0.0, 1.0, 9)
 
@@ -136,9 +136,12 @@ class EventAware(Scheme):
         loop = ModeLoop(field.logic, (t0, t0 + n_steps * h), resolution=h, label=self.name,
                         **self.loop_options)
         mode, u = loop.start(u0)
+        rows_m = [mode]  # the mode of each row, as the loop decided it (on a sliding surface
+        # the sign of a rounding error must not name it)
         if loop.segments:  # the reset at t0 is a row of its own
             rows_t.append(t0)
             rows_y.append(u.copy())
+            rows_m = [_safe_mode(field, rows_y[0]), mode]  # before the reset: the region it lies in
         frozen = field.frozen(mode)
         guards = field.d.guards(mode)
         affine = _AffineGuards(field.c.store)
@@ -178,16 +181,18 @@ class EventAware(Scheme):
                         mode, frozen, guards = new, field.frozen(new), field.d.guards(new)
                     rows_t.append(t)
                     rows_y.append(u_ev.copy())
+                    rows_m.append(mode)
                     u, hist = u_ev, None
                     n_events += 1
                 if termination != "reached t_end":
                     break
                 rows_t.append(t_target)
                 rows_y.append(u.copy())
+                rows_m.append(mode)
         Y = np.array(rows_y).T
         ev = [{"t": e.t, "kind": e.kind, "from": e.from_mode, "to": e.to_mode} for e in loop.events]
         return np.array(rows_t), Y, {"events": ev, "termination": termination,
-                                     "steps": len(rows_t) - 1}
+                                     "steps": len(rows_t) - 1, "modes": rows_m}
 
 
 class _AffineGuards(dict):

@@ -22,9 +22,10 @@ Two things the solvers' own event handling does not see are added:
   projected back onto the mode's surface: at the kink the constraint ``F_S = -mu |F_n|``
   has a corner in time, and the interpolant misses it by ~1e-6 N.
 
-Dense output is a cubic Hermite interpolant on the solver's internal steps (``y`` and
-``y'`` at every step); the sample times requested are output points of the solver
-itself, so sampled values are never interpolated.
+Dense output is the solver's own interpolant on every internal step, of the order of
+the method (:mod:`nsfric.solvers.dense`), whatever sample times are asked for: the
+solver reports each of its steps and the Solution samples ``sol.t`` from that dense
+output (``stats["dense_error"]`` says how well it reproduces the solver's interpolant).
 """
 from __future__ import annotations
 
@@ -37,11 +38,11 @@ import tempfile
 import types
 
 import numpy as np
-from scipy.interpolate import CubicHermiteSpline
 
 from ..errors import BudgetError, SolverFailure, ZenoError
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
+from .dense import DESCRIPTION, StepPolynomials, sample_step
 from ..solution import Segment, Solution
 from .switching import ModeLogic
 from .watch import FieldWatch
@@ -115,7 +116,7 @@ def _problem_class():
             self.guard_f = {m: d.guards(m) for m in self.modes}
             self.kink_f = {m: d.kink_values(m) for m in self.modes}
             self.n_guards = max(len(self.guard_f[m][0]) + len(d.kinks(m)) for m in self.modes) or 1
-            self.records = []  # (t, y, yd, mode)
+            self.records = []  # (t, y, yd, mode, the solver's interpolant on the step)
             self.mode0 = mode
             # non-finite residuals and the wall-time budget, checked inside the solver's
             # steps; what stopped the run is kept: Assimulo reports an exception raised in
@@ -214,7 +215,7 @@ def _problem_class():
             filippov and ida enter the sliding mode there."""
             if not self.records:
                 return ""
-            t, y, _, mode = self.records[-1]
+            t, y, _, mode = self.records[-1][:4]
             gs, gf = self.guard_f[mode]
             where = f" (in mode {mode!r} at t = {t:.17g}"
             if gf is None:
@@ -224,11 +225,24 @@ def _problem_class():
             return where + f"; nearest its surface: guard {gs[i].label} = {g[i]:.3g})"
 
         def handle_result(self, solver, t, y, yd):
-            self.watch[self.mode_of(solver.sw)].accepted()
-            self.records.append((float(t), np.array(y, dtype=float), np.array(yd, dtype=float),
-                                 self.mode_of(solver.sw)))
+            """Keep every step with the solver's interpolant on it (:func:`sample_step`)."""
+            t, mode = float(t), self.mode_of(solver.sw)
+            self.watch[mode].accepted()
+            last = self.records[-1] if self.records else None
+            inner = sample_step(solver, last[0], t, self.n) if last and last[3] == mode and t > last[0] else None
+            self.records.append((t, np.array(y, dtype=float), np.array(yd, dtype=float), mode, inner))
 
     return HybridDAE
+
+
+def dense_report(sol: Solution) -> Solution:
+    """``sol`` with what its dense output is (``info["dense_output"]``) and how well it
+    reproduces the solver's interpolant (``stats["dense_error"]``, the largest absolute
+    deviation at the steps' midpoints)."""
+    sol.stats["dense_error"] = max((s.dense.error for s in sol.segments if isinstance(s.dense, StepPolynomials)),
+                                   default=0.0)
+    sol.info["dense_output"] = DESCRIPTION
+    return sol
 
 
 def _max_steps(value) -> int:
@@ -276,12 +290,11 @@ class _AssimuloSolver(ReferenceSolver):
         solver.atol = self.atol
         if hasattr(solver, "report_continuously"):
             solver.report_continuously = True
-        ncp_list = None if t_eval is None else list(np.asarray(t_eval, float))
         if "max_steps" in self.options:
             solver.maxsteps = _max_steps(self.options["max_steps"])
         with _captured_c_stderr() as messages:
             try:
-                solver.simulate(t_end, 0, ncp_list)
+                solver.simulate(t_end)  # every internal step reported: the dense output
             except (ZenoError, BudgetError, ValueError, SolverFailure):  # the mode loop's own stops
                 raise
             except Exception as e:  # noqa: BLE001 - re-raised with where it stopped
@@ -302,21 +315,26 @@ class _AssimuloSolver(ReferenceSolver):
         sol = Solution(model, dict(problem.params), self.name, segments, loop.events, stats,
                        {"rtol": self.rtol, "atol": self.atol, "method": self.name}, (t0, t_end))
         sol.info["solver_messages"] = messages
-        return sol
+        return dense_report(sol)
 
     @staticmethod
     def _segments(records):
-        """Split the solver output at mode changes; Hermite dense output per segment."""
+        """Split the solver's steps ``(t, y, y', mode[, inner samples])`` at mode changes;
+        the dense output of a segment is its steps' :class:`StepPolynomials`."""
         segs, cur = [], []
 
         def close(run):
             t = np.array([r[0] for r in run])
             Y = np.array([r[1] for r in run]).T
             YD = np.array([r[2] for r in run]).T
+            inner = [r[4] if len(r) > 4 else None for r in run]
             keep = np.concatenate([[True], np.diff(t) > 0])
+            # a repeated time (the re-initialisation after a kink event) is no step; the
+            # samples of a step are kept with the step point it ends on
             t, Y, YD = t[keep], Y[:, keep], YD[:, keep]
+            inner = [s for s, k in zip(inner, keep) if k][1:]
             n = Y.shape[0] - 1
-            dense = CubicHermiteSpline(t, Y[:n], YD[:n], axis=1) if len(t) > 1 else None
+            dense = StepPolynomials(t, Y[:n], YD[:n], inner) if len(t) > 1 else None
             segs.append(Segment(run[0][3], t[0], t[-1], dense, Y[:n, 0].copy(), Y[:n, -1].copy()))
 
         for rec in records:

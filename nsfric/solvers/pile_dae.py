@@ -25,7 +25,8 @@ import numpy as np
 
 from ..solution import Solution
 from ..symbolic.contacts import contact_quantities, free_force, mode_arrays
-from .dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr
+from .dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr, dense_report
+from .dense import sample_step
 from .pile import PileOptions
 
 
@@ -68,8 +69,10 @@ def _problem(logic, loop, mode, t0, y0):
             return np.concatenate([ys, lam]), np.concatenate([dy, np.zeros(K)])
 
         def handle_result(self, solver, t, y, yd):
-            self.records.append((float(t), np.array(y[:n2], dtype=float), np.array(yd[:n2], dtype=float),
-                                 self.mode))
+            """Keep every step with the solver's interpolant on it (:func:`sample_step`)."""
+            t, last = float(t), (self.records[-1] if self.records else None)
+            inner = sample_step(solver, last[0], t, n2) if last and last[3] == self.mode and t > last[0] else None
+            self.records.append((t, np.array(y[:n2], dtype=float), np.array(yd[:n2], dtype=float), self.mode, inner))
 
     prob = PileDAE(None, np.zeros(n2 + K), np.zeros(n2 + K), t0, sw0=[True])
     prob.mode, prob.records = mode, []
@@ -105,15 +108,16 @@ class PileIDA(PileOptions):
         solver.atol = np.array([self.atol] * len(ys) + [1e3 * self.atol] * logic.K)
         solver.report_continuously = True
         with _captured_c_stderr() as messages:
-            solver.simulate(float(t_span[1]), 0, list(np.asarray(t_eval, dtype=float)))
+            solver.simulate(float(t_span[1]))  # every internal step reported: the dense output
         st = solver.statistics
         stats = {"nfev": int(st["nfcns"]), "njev": int(st["njacs"]), "nsteps": int(st["nsteps"]),
                  "nevents": loop.n_switches}
         sol = Solution(model, dict(values), self.name, _AssimuloSolver._segments(
-            [(t, np.append(y, 0.0), np.append(yd, 0.0), m) for t, y, yd, m in prob.records]),
+            [(t, np.append(y, 0.0), np.append(yd, 0.0), m, inner) for t, y, yd, m, inner in prob.records]),
             loop.events, stats, {"rtol": self.rtol, "atol": self.atol, "method": "IDA"},
             tuple(map(float, t_span)))
         sol.info["solver_messages"] = messages
+        dense_report(sol)
         sol.info["event_counts"] = dict(logic.counts)
         sol.info["decisions"] = dict(logic.lcp_stats)
         sol.resample(np.asarray(t_eval, dtype=float))

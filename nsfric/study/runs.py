@@ -66,7 +66,9 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
     """The (cached) reference solution of a case/law or a Problem.
 
     ``solver`` is a Solution (returned as it is), ``"auto"`` (closed form where the
-    model admits one, else ``filippov``) or a reference solver's name.
+    model admits one, else ``filippov``) or a reference solver's name.  Errors are taken
+    from its dense output, which every reference solver builds on its own steps (the
+    DAE solvers too: :mod:`nsfric.solvers.dense`), whatever its samples.
     """
     if isinstance(solver, str) and solver.startswith("local:"):
         solver = _LOCAL[solver]
@@ -83,7 +85,7 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
         err = None
         for name in names:
             try:
-                sol = get_solver(name).solve(prob, t_eval=np.linspace(prob.t_span[0], prob.t_span[1], 3))
+                sol = get_solver(name).solve(prob)  # its dense output is what counts, not the samples
                 break
             except ValueError as e:  # not piecewise affine: no closed form
                 err = e

@@ -2,7 +2,8 @@
 
 :func:`couple` substitutes each law's argument symbols by the expressions the kinematics
 supplies (overlap and its rate for the normal law; the relative tangential velocity and
-the normal law's repulsive force ``F_N = -F`` for the tangential law), forms the product
+the normal law's repulsive force ``F_N = -F`` for the tangential law, or, without a
+normal law, an expression ``normal_force`` such as ``m g cos(alpha)``), forms the product
 of their modes and lets the kinematics turn the forces into state rates.  The tangential
 law acts only in the normal law's contact modes; in its ``free`` modes there is no
 tangential force and the tangential history is frozen.
@@ -62,8 +63,31 @@ def _contact_force(normal, sub_n, tangential):
     return -_x(contact[0].F, sub_n)
 
 
+def _bind_normal_force(expr, kin, normal, tangential, params):
+    """``{F_N: expr}``: the tangential law's normal force bound to an expression of the
+    states and parameters (no normal law); ValueError naming what is wrong."""
+    if normal is not None:
+        raise ValueError("normal_force binds F_N where no normal law acts; with a normal law "
+                         f"{normal.name!r} its repulsive force is F_N")
+    if tangential is None:
+        raise ValueError("normal_force is the normal force of a tangential law; couple has none")
+    try:
+        expr = sp.sympify(expr)
+    except (sp.SympifyError, TypeError):
+        raise ValueError(f"normal_force must be a SymPy expression, got {expr!r}") from None
+    known = set(kin.states) | set(tangential.states) | {q.symbol for q in tuple(tangential.params) + tuple(kin.params)
+                                                        + tuple(params)}
+    unknown = sorted(str(s) for s in expr.free_symbols - known)
+    if unknown:
+        raise ValueError(f"normal_force {expr} holds undeclared symbol(s) {unknown}: declare them as parameters "
+                         "(of the kinematics or params=) or states")
+    if expr.is_negative:
+        raise ValueError(f"normal_force {expr} is negative: a normal force presses the surfaces together (>= 0)")
+    return {tangential.normal_force: expr}
+
+
 def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: TangentialLaw | None = None,
-           name: str = "", params=(), outputs=None, reference: str = "") -> HybridModel:
+           name: str = "", params=(), outputs=None, reference: str = "", normal_force=None) -> HybridModel:
     """Couple ``kinematics`` with a normal and/or a tangential law into a HybridModel.
 
     Parameters
@@ -83,6 +107,10 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
         Mode-independent derived quantities (energies...).
     reference : str
         Paper and equations (default: the laws' references).
+    normal_force : sympy expression, optional
+        Binds the tangential law's ``F_N`` to an expression of the states and the
+        parameters where no normal law acts (the weight ``m g cos(alpha)`` of a body on
+        a slope); its parameter is then dropped.  Not with ``normal``.
 
     Returns
     -------
@@ -93,10 +121,12 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
         alone ``F`` is its force.  Modes: the laws' mode names, ``"<normal>/<tangential>"``
         where both have several.
     """
+    kin = kinematics
+    bound = {} if normal_force is None else _bind_normal_force(normal_force, kin, normal, tangential, params)
     if normal is None and tangential is None:
         raise ValueError("couple needs a normal law, a tangential law or both")
-    kin = kinematics
     sub_n, sub_t = _args(kin, normal, tangential)
+    sub_t.update(bound)
     persistent = normal is not None and len(normal.branches) == 1 and not normal.switching
     n_branches = normal.branches if normal is not None else {"": None}
     t_states = tangential.states if tangential is not None else ()
@@ -165,7 +195,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
     common.update(outputs or {})
     all_params = []
     if tangential is not None:
-        drop = {tangential.normal_force} if normal is not None else set()
+        drop = {tangential.normal_force} if (normal is not None or normal_force is not None) else set()
         all_params += [p for p in tangential.params if p.symbol not in drop]
     if normal is not None:
         all_params += list(normal.params)

@@ -33,8 +33,11 @@ def wrap(raw, backend: str, n: int):
     """The generated function ``raw`` returning a float array of shape ``(n,) + batch``.
 
     ``backend="math"``: scalars only; ``"numpy"``: outputs mixing scalars and arrays are
-    broadcast.  The result carries ``raw``, ``backend`` and ``n`` (what the disk cache
-    stores with the source)."""
+    broadcast, and outputs that are all constants (a guard of parameters only, e.g. the
+    Filippov exits of a block pushed by a constant force) are broadcast to the batch of
+    the inputs, so the shape is ``(n,) + batch`` whatever the expressions hold.  The
+    result carries ``raw``, ``backend`` and ``n`` (what the disk cache stores with the
+    source)."""
     if backend == "math":
         def fn(*vals, _raw=raw):
             return np.array(_raw(*vals), dtype=float)
@@ -42,11 +45,24 @@ def wrap(raw, backend: str, n: int):
         def fn(*vals, _raw=raw, _n=n):
             out = _raw(*vals)
             try:
-                return np.array(out, dtype=float)
+                arr = np.array(out, dtype=float)
             except ValueError:  # mixed scalars and arrays: broadcast
                 return np.array(np.broadcast_arrays(*out), dtype=float)
+            if arr.ndim == 1 and vals and np.ndim(vals[0]) > 1:  # constants on a batch of states
+                arr = np.array(np.broadcast_to(arr.reshape((_n,) + (1,) * (np.ndim(vals[0]) - 1)),
+                                               (_n,) + _batch(vals)))
+            return arr
     fn.raw, fn.backend, fn.n = raw, backend, n
     return fn
+
+
+def _batch(vals) -> tuple:
+    """The batch shape of generated code's arguments: their shapes beyond the first axis,
+    broadcast (the states' own where the arguments do not broadcast)."""
+    try:
+        return np.broadcast_shapes(*(np.shape(v)[1:] for v in vals))
+    except ValueError:
+        return np.shape(vals[0])[1:]
 
 
 class Reshaped:

@@ -8,6 +8,7 @@ cases.
 """
 from __future__ import annotations
 
+import warnings
 from functools import lru_cache
 
 import sympy as sp
@@ -227,19 +228,13 @@ SLOPE_ROT = RotatingBlock(x, y, vx, vy, MASS, INERTIA, l, ALPHA, corner_law=SLOP
 
 
 def cundall_strack_viscous(k, gamma, params=()):
-    """Cundall-Strack spring (eq 19) cut off at ``mu F_N`` with the conventional
-    *instantaneous* damping ``-gamma v`` added outside the cut-off (K-M after eq 20):
-    the spring-slider of :func:`~nsfric.symbolic.tangential.spring_dashpot_slider` without
-    dashpot, plus ``-gamma v`` in every mode (so ``|F|`` may exceed ``mu F_N`` by the
-    viscous part while slipping)."""
-    base = T.spring_dashpot_slider("cundall-strack-viscous", k, 0, L.mu * L.F_N, params,
-                                   "Krengel & Matuttis eq 19 and the instantaneous damping after eq 20")
-    visc = -gamma * L.v
-    branches = {n: L.Branch(b.signs, b.F + visc, b.rates, b.kind, b.outputs) for n, b in base.branches.items()}
-    slidings = {n: L.LawSliding(s.surface, s.kind, s.algebraic, s.plus, s.minus, s.F + visc, s.rates, s.entry_kind)
-                for n, s in base.slidings.items()}
-    return L.TangentialLaw(base.name, base.reference, base.states, base.params, base.switching, branches,
-                           slidings, doc=cundall_strack_viscous.__doc__)
+    """Deprecated here: the registered law :func:`nsfric.symbolic.tangential.cundall_strack_viscous`
+    (law ``cundall-strack-viscous``); this alias keeps its old default ``params=()`` for
+    one release."""
+    warnings.warn("nsfric.symbolic.systems.cundall_strack_viscous moved to "
+                  "nsfric.symbolic.tangential.cundall_strack_viscous (law 'cundall-strack-viscous')",
+                  DeprecationWarning, stacklevel=2)
+    return T.cundall_strack_viscous(k, gamma, params)
 
 
 def slope_tangential(law: str, gamma_t, k_t=K_T):
@@ -250,7 +245,7 @@ def slope_tangential(law: str, gamma_t, k_t=K_T):
         return T.coulomb_static(params=())
     if law == "cundall-strack":
         return T.cundall_strack(k=k_t, gamma=gamma_t, params=())
-    return cundall_strack_viscous(k_t, gamma_t)
+    return T.cundall_strack_viscous(k_t, gamma_t, params=())
 
 
 @system("slope-block-rotating", ("coulomb", "cundall-strack", "cundall-strack-viscous"))

@@ -125,6 +125,26 @@ def cundall_strack(k=k_t, gamma=gamma_t, params=None) -> TangentialLaw:
     return spring_dashpot_slider("cundall-strack", k, gamma, mu * F_N, params, CUNDALL_STRACK_REFERENCE)
 
 
+def cundall_strack_viscous(k=k_t, gamma=gamma_t, params=None) -> TangentialLaw:
+    """Cundall-Strack spring (K-M eq 19) cut off at ``mu F_N`` with the conventional
+    *instantaneous* damping ``-gamma v`` added outside the cut-off (K-M after eq 20):
+    the spring-slider of :func:`spring_dashpot_slider` without dashpot, plus
+    ``-gamma v`` in every mode (so ``|F|`` may exceed ``mu F_N`` by the viscous part
+    while slipping).  ``params`` default: ``k_t, gamma_t, mu, F_N`` (as
+    :func:`cundall_strack`).
+    """
+    if params is None:
+        params = cundall_strack().params
+    base = spring_dashpot_slider("cundall-strack-viscous", k, 0, mu * F_N, params,
+                                 "Krengel & Matuttis eq 19 and the instantaneous damping after eq 20")
+    visc = -gamma * v
+    branches = {n: Branch(b.signs, b.F + visc, b.rates, b.kind, b.outputs) for n, b in base.branches.items()}
+    slidings = {n: LawSliding(s.surface, s.kind, s.algebraic, s.plus, s.minus, s.F + visc, s.rates, s.entry_kind)
+                for n, s in base.slidings.items()}
+    return TangentialLaw(base.name, base.reference, base.states, base.params, base.switching, branches,
+                         slidings, doc=cundall_strack_viscous.__doc__)
+
+
 def _coulomb_params():
     return (P(mu, 0.4, 0, doc="friction coefficient"), P(F_N, 1.0, 0, doc="normal force"))
 
@@ -333,5 +353,5 @@ def with_normal_magnitude(law: TangentialLaw) -> TangentialLaw:
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (c_sds, d_sds, cundall_strack, coulomb_static, c_sds_2d, viscous, coulomb_viscous, walton_braun_mindlin,
-              brilliantov_sawtooth, cundall_strack_cutoff):
+              brilliantov_sawtooth, cundall_strack_cutoff, cundall_strack_viscous):
     register_law(_law)

@@ -78,6 +78,25 @@ def eq20_threshold():
     return gamma * F_max / (m * k)
 
 
+# -- the statements on a coupled model, for numerical checks along trajectories -----------
+def eq17_residual(model, mode: str):
+    """``|F_S| - eq 17(|s|)`` in ``mode`` of a sliding-plates model: ``F_S`` its output,
+    ``s = v - xi'`` (eq 4) with the mode's own rate from the law.  Zero on the C-SDS's
+    slip branches (:func:`csds_test_force` proves it); evaluated along a trajectory it is
+    the sanity check of eq 17."""
+    s = v - model.mode(mode).rhs[xi]
+    return sp.Abs(model.common_outputs["F_S"]) - eq17_test_force(sp.Abs(s))
+
+
+def reset_threshold(model):
+    """The initial velocity ``v(0) > 0`` beyond which the D-SDS starts with a reset
+    (eq 3): the root in ``v`` of the law's switching function ``h_minus`` (``F_S =
+    -F_max``) of ``model`` at ``xi = xi0`` (``(F_max - k xi0)/gamma``)."""
+    xi0 = [q.symbol for q in model.params if q.name == "xi0"][0]
+    (root,) = sp.solve(model.switching["h_minus"].subs(xi, xi0), v)
+    return root
+
+
 # -- the C-SDS in the tangential plane, from the 1D law ----------------------------------
 @dataclass
 class Plane:
