@@ -58,13 +58,24 @@ def number(value, name: str, lo: float = -math.inf, hi: float = math.inf, lo_ope
         raise ValueError(f"{name} must be a number in {where}, got {value!r}")
     x = float(x)
     if not math.isfinite(x) or x < lo or x > hi or (lo_open and x == lo) or (hi_open and x == hi):
-        raise ValueError(f"{name} must be a finite number in {where}, got {x:g}")
+        raise ValueError(f"{name} must lie in {where} (finite), got {x:g}")
     return x
 
 
 def positive(value, name: str) -> float:
-    """A finite number > 0 (a step, an end time, a tolerance, a budget in seconds)."""
+    """A finite number > 0 (a step, an end time, a tolerance)."""
     return number(value, name, 0.0, lo_open=True)
+
+
+def seconds(value, name: str = "max_seconds") -> float | None:
+    """A time budget in seconds: ``None`` (the default budget applies), a finite number
+    > 0, or ``math.inf`` (no limit)."""
+    if value is None:
+        return None
+    x = _scalar(value)
+    if x is not None and float(x) == math.inf:
+        return math.inf
+    return positive(value, f"{name} (a number > 0, or inf for no limit)")
 
 
 def integer(value, name: str, lo: int | None = None, hi: int | None = None) -> int:

@@ -217,8 +217,8 @@ def test_run_writes_the_figure_csv_and_sidecars(tmp_path, monkeypatch):
     out = tmp_path / "col"
     assert main(["run", "column-detachment", "--out", str(out)]) == 0
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["detachment.csv", "detachment.json", "detachment.png", "reference-linear-dashpot.csv",
-                     "reference-linear-dashpot.json", "reference.png"]
+    assert names == [".nsfric-manifest.json", "detachment.csv", "detachment.json", "detachment.png",
+                     "reference-linear-dashpot.csv", "reference-linear-dashpot.json", "reference.png"]
     side = json.loads((out / "reference-linear-dashpot.json").read_text())
     assert side["summary"]["N"] == 10 and 0.3 < side["summary"]["e_tot"] < 0.5
     rows = (out / "detachment.csv").read_text().splitlines()

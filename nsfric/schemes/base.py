@@ -283,12 +283,12 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
         array-valued ``params`` (a case, not a Problem): one batched Solution whose
         states have a leading batch axis (:mod:`nsfric.schemes.batch`).
     """
-    from ..arguments import integer, positive
+    from ..arguments import integer, positive, seconds
     from .batch import batch_size, simulate_batch
 
     dt = positive(dt, "dt")
     t_end = None if t_end is None else positive(t_end, "t_end")
-    max_seconds = None if max_seconds is None else positive(max_seconds, "max_seconds")
+    max_seconds = seconds(max_seconds)
     B = None if isinstance(problem, (Problem, str)) else batch_size(params)
     if B is not None:
         if stages:

@@ -227,8 +227,9 @@ def _problem_class():
         def handle_result(self, solver, t, y, yd):
             """Keep every step with the solver's interpolant on it (:func:`sample_step`)."""
             t, mode = float(t), self.mode_of(solver.sw)
-            self.watch[mode].accepted()
             last = self.records[-1] if self.records else None
+            if last is None or t - last[0] > 1e-9 * max(1.0, abs(t)):  # a step that advances
+                self.watch[mode].accepted()  # (steps of no length between NaN trials do not)
             inner = sample_step(solver, last[0], t, self.n) if last and last[3] == mode and t > last[0] else None
             self.records.append((t, np.array(y, dtype=float), np.array(yd, dtype=float), mode, inner))
 

@@ -51,9 +51,9 @@ __all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_
 
 def seconds_option(max_seconds):
     """Validated wall-time budget: ``None`` (no limit) or a finite number > 0."""
-    from ..arguments import positive
+    from ..arguments import seconds
 
-    return None if max_seconds is None else positive(max_seconds, "max_seconds")
+    return seconds(max_seconds)
 
 
 #: default memory budget of one run's arrays (bytes): 2 GiB

@@ -212,7 +212,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     -------
     ConvergenceResult
     """
-    from ..arguments import integer, numbers_1d, positive, step_range
+    from ..arguments import integer, numbers_1d, positive, seconds, step_range
 
     case = _resolve(case)
     if isinstance(case, Problem):
@@ -237,7 +237,7 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
     fit_range = None if fit_range is None else step_range(fit_range, "fit_range")
     tol = positive(tol, "tol")
     jobs = integer(jobs, "jobs", 1)
-    max_seconds = None if max_seconds is None else positive(max_seconds, "max_seconds")
+    max_seconds = seconds(max_seconds)
     if any(x > T for x in dts):
         raise ValueError(f"dt must not exceed t_end = {T:g}, got {max(dts):g}")
     models = {lw: problem_of(case, None if isinstance(case, Problem) else lw, params, t_end).model
