@@ -31,6 +31,7 @@ import json
 import math
 import os
 import tempfile
+from .outputs import umask
 
 #: bump when the entry layout changes (older entries are then misses)
 FORMAT = 2
@@ -159,7 +160,7 @@ def write_text(path: str, kind: str, text: str, root: str | None = None) -> bool
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask())
         os.replace(tmp, path)
         tmp = None
         return True
@@ -172,12 +173,6 @@ def write_text(path: str, kind: str, text: str, root: str | None = None) -> bool
                 os.remove(tmp)
             except OSError:
                 pass
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def skip(kind: str, path: str, reason: str) -> None:

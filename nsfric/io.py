@@ -50,12 +50,6 @@ _PSEUDO = ("/proc", "/sys", "/dev")
 NAME_MAX = 255
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _nearest_existing(path: str) -> str:
     d = path
     while not os.path.lexists(d):
@@ -165,7 +159,7 @@ def atomic_files(*paths):
         for t in targets:
             fd, tmp = tempfile.mkstemp(prefix=outputs.tmp_prefix(), dir=os.path.dirname(t))
             os.close(fd)
-            os.chmod(tmp, 0o666 & ~_umask())
+            os.chmod(tmp, 0o666 & ~outputs.umask())
             tmps.append(tmp)
         yield tmps
         pairs = list(zip(tmps, targets))

@@ -346,7 +346,7 @@ def _commit(folder, files, digests, stale, manifest_text):
         fd, tmp = tempfile.mkstemp(prefix=tmp_prefix(), dir=folder)
         with os.fdopen(fd, "w") as f:
             f.write(manifest_text)
-        os.chmod(tmp, 0o666 & ~_umask())
+        os.chmod(tmp, 0o666 & ~umask())
         os.replace(tmp, os.path.join(folder, MANIFEST))
     except BaseException:
         for rel in placed:
@@ -375,7 +375,8 @@ def _remove_quietly(path):
             pass
 
 
-def _umask() -> int:
+def umask() -> int:
+    """The process's file-creation mask (read without changing it)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask
@@ -417,7 +418,7 @@ def output_folder(path: str, option: str = "--out", beside: bool = False, caches
     try:
         remove_stale(full)
         stage = tempfile.mkdtemp(prefix=tmp_prefix(), dir=full)
-        os.chmod(stage, 0o777 & ~_umask())
+        os.chmod(stage, 0o777 & ~umask())
         yield stage
         files = {}
         for d, _, names in os.walk(stage):

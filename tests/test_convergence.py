@@ -177,8 +177,8 @@ def test_cli_simulate_and_converge(tmp_path, capsys):
     d = tmp_path / "conv"
     assert main(["converge", "sliding-plates", "--law", "c-sds", "--scheme", "euler", "--scheme", "heun",
                  "--dt", "0.1", "0.05", "--dt", "0.025", "--jobs", "2", "--out", str(d)]) == 0
-    assert sorted(os.listdir(d)) == ["convergence.csv", "convergence.json", "convergence.png",
-                                     "orders.csv"]
+    assert sorted(os.listdir(d)) == [".nsfric-manifest.json", "convergence.csv", "convergence.json",
+                                     "convergence.png", "orders.csv"]
     rows = list(csv.DictReader(open(d / "convergence.csv")))
     assert len(rows) == 6 and list(rows[0])[:6] == ["law", "scheme", "dt", "error", "n_rhs", "seconds"]
     assert rows[0]["n_rhs"] == "100"

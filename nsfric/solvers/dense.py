@@ -87,7 +87,10 @@ class StepPolynomials:
         flat = t.ravel()
         i = np.clip(np.searchsorted(self.t, flat, side="right") - 1, 0, len(self.t) - 2)
         theta = (flat - self.t[i]) / (self.t[i + 1] - self.t[i])
-        out = np.einsum("kj,kjn->nk", lagrange(theta), self.V[i])
+        # in the offset form V_0 + sum_j L_j (V_j - V_0) (the L_j sum to 1): a state that
+        # is constant over a step (a stuck block's x) is returned exactly, not to round-off
+        V = self.V[i]
+        out = V[:, 0, :].T + np.einsum("kj,kjn->nk", lagrange(theta), V - V[:, :1, :])
         return out.reshape((-1,) + t.shape)
 
 
