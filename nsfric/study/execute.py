@@ -91,6 +91,23 @@ def forks_workers() -> bool:
     return "fork" in mp.get_all_start_methods() and threading.active_count() == 1
 
 
+def _stepper_modules() -> tuple:
+    """The modules whose presence in this process selects a stepper (``method="auto"``
+    takes the compiled DOP853 once numba is imported: :mod:`nsfric.solvers.filippov`)."""
+    import sys
+
+    return tuple(m for m in ("numba",) if m in sys.modules)
+
+
+def _like_parent(modules):
+    """Initializer of a worker that is not forked: import what selected the parent's
+    steppers, so that a point gives the same bits in a worker as in the parent."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+
+
 def _run_local(fn, chunks, on_result, n_workers, retries):
     """The chunks on a pool of local processes (forked where the platform allows and this
     process runs no other thread; then the first point runs in this process first, so that the workers inherit the models,
@@ -112,7 +129,9 @@ def _run_local(fn, chunks, on_result, n_workers, retries):
         on_result(i, fn(p))
     pending, breaks = {k: c for k, c in enumerate(chunks) if c}, 0
     while pending:
-        executor = cf.ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx)
+        executor = cf.ProcessPoolExecutor(max_workers=min(n_workers, len(pending)), mp_context=ctx,
+                                          **({} if fork else {"initializer": _like_parent,
+                                                              "initargs": (_stepper_modules(),)}))
         futures = {}
         try:
             futures = {executor.submit(_run_chunk, fn, c): k for k, c in pending.items()}
