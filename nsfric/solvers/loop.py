@@ -50,7 +50,8 @@ __all__ = ["ModeLoop", "loop_options", "Budget", "DEFAULT_MAX_EVENTS", "DEFAULT_
 
 
 def seconds_option(max_seconds):
-    """Validated wall-time budget: ``None`` (no limit) or a finite number > 0."""
+    """Validated wall-time budget (:func:`nsfric.arguments.seconds`): ``None`` (the
+    default budget applies), a finite number > 0, or ``math.inf`` (no limit)."""
     from ..arguments import seconds
 
     return seconds(max_seconds)
