@@ -8,9 +8,9 @@ floor, each resting on the one below a little off its top (alternately left and 
 by ``0.3 R``), gravity tilted by ``beta = 5 deg``, every contact pressed by 5 um and
 every disc spinning a little (so that ``c_t`` enters): ``k`` contacts, one with the floor
 and ``k - 1`` between neighbours, a :class:`~nsfric.symbolic.contacts.ContactModel`
-built from the pile's contact geometry (:func:`~nsfric.symbolic.pile.plane_contact`,
-:func:`~nsfric.symbolic.pile.disc_contact`).  At that state every contact is stuck and
-the event decides all ``k`` together (:meth:`~nsfric.solvers.pile.PileLogic.decide`
+built from the pile's contact geometry (:func:`~nsfric.papers.krengel_matuttis.pile_model.plane_contact`,
+:func:`~nsfric.papers.krengel_matuttis.pile_model.disc_contact`).  At that state every contact is stuck and
+the event decides all ``k`` together (:meth:`~nsfric.solvers.contacts.PileLogic.decide`
 from the all-stuck mode with ``mu = 0.3``).  Reported: CPU seconds per decision (median
 of repeats), the consistency checks made (each one field evaluation and one linear
 solve), Lemke's pivots, the chosen mode; the enumeration is timed up to ``k = 10``
@@ -27,10 +27,10 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
-from nsfric.solvers.pile import PileLogic
+from nsfric.solvers.contacts import PileLogic
 from nsfric.symbolic.contacts import Body, ContactModel
 from nsfric.symbolic.normal import linear_spring_dashpot
-from nsfric.symbolic.pile import REFERENCE, R, _params, beta, disc_contact, g, m, plane_contact
+from nsfric.papers.krengel_matuttis.pile_model import REFERENCE, R, _params, beta, disc_contact, g, m, plane_contact
 
 SHIFT, SINK, MU = 0.3, 5e-6, 0.3
 

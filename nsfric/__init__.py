@@ -23,7 +23,7 @@ factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects)
 ``CASES`` (case objects; also filled from the entry-point group ``nsfric.cases``, see
 :mod:`nsfric.plugins`).  ``__version__`` is the package version.
 """
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402,F401
 
 import importlib
 

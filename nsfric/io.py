@@ -21,7 +21,7 @@ def versions() -> dict:
     from their installed metadata: reading them imports neither)."""
     from importlib.metadata import version
 
-    from . import __version__
+    from ._version import __version__
 
     out = {"nsfric": __version__, "python": platform.python_version(), "numpy": np.__version__}
     for key, dist in (("scipy", "scipy"), ("sympy", "sympy"), ("assimulo", "assimulo-testing")):

@@ -11,6 +11,12 @@ A package extends nsfric by declaring entry points (``pyproject.toml``)::
     [project.entry-points."nsfric.schemes"]
     my-rk = "my_package.schemes:my_rk"         # a scheme (e.g. an ExplicitRK tableau)
 
+    [project.entry-points."nsfric.papers"]
+    my-paper = "my_package:PAPER"              # a Paper: its claims, cases, verdicts, checks
+
+nsfric's own papers (``nsfric.papers.<paper>``) are plug-ins of exactly this kind: the
+engine finds them through these groups and never imports them by name.
+
 :func:`load_entry_points` loads one group into a registry; :class:`LazyRegistry` is a
 registry (a dict) that does so on its first read, so that importing nsfric stays cheap
 and a plug-in may itself ``import nsfric``.  A plug-in that fails to load is skipped
@@ -25,14 +31,15 @@ import warnings
 from importlib.metadata import entry_points
 
 #: the entry-point groups nsfric reads
-GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws", "schemes": "nsfric.schemes"}
+GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws", "schemes": "nsfric.schemes", "papers": "nsfric.papers",
+          "solvers": "nsfric.solvers"}
 
 
 class PluginWarning(UserWarning):
     """A plug-in (an entry point of an nsfric group) could not be loaded."""
 
 
-def load_entry_points(group: str, registry: dict, register=None) -> list:
+def load_entry_points(group: str, registry: dict, register=None, only=None) -> list:
     """Load the entry points of ``group`` into ``registry``.
 
     Parameters
@@ -46,6 +53,8 @@ def load_entry_points(group: str, registry: dict, register=None) -> list:
         Default: ``registry[name] = obj``.  With an attribute ``takes_module = True`` it
         is called with the entry point's module as a fourth argument (an instance, such
         as a scheme, does not know the module that made it).
+    only : importlib.metadata.EntryPoint, optional
+        Load this entry point of ``group`` alone.
 
     Returns
     -------
@@ -54,8 +63,8 @@ def load_entry_points(group: str, registry: dict, register=None) -> list:
         with a :class:`PluginWarning` naming the plug-in, its target and the error.
     """
     added = []
-    for ep in entry_points(group=group):
-        if ep.name in registry:
+    for ep in (entry_points(group=group) if only is None else (only,)):
+        if dict.__contains__(registry, ep.name):
             continue
         try:
             obj = ep.load()
@@ -86,8 +95,10 @@ class LazyRegistry(dict):
     their modules happened to be imported).
     """
 
-    def __init__(self, group: str, register=None, loader=None, builtins=None):
+    def __init__(self, group: str, register=None, loader=None, builtins=None, order=None):
         super().__init__()
+        self._order = order  # (registry, names) -> the names in the order to list them
+        self._found = set()  # plug-ins loaded one by one (:meth:`find`)
         self.group = group
         self._register = register
         self._loader = loader  # a shared loader, where one group fills several registries
@@ -106,13 +117,24 @@ class LazyRegistry(dict):
                 super().__setitem__(name, super().pop(name))
         if self._loader is not None:
             return list(self.builtins) + list(self._loader() or [])
-        return list(self.builtins) + load_entry_points(self.group, self, self._register)
+        added = load_entry_points(self.group, self, self._register)
+        # the plug-ins after the explicit registrations, in the registry's order (by
+        # name: installers sort entry points), whichever was found first (:meth:`find`)
+        plugins = [n for n in dict.keys(self) if n in added or n in self._found]
+        for n in (self._order(self, plugins) if self._order else sorted(plugins)):
+            dict.__setitem__(self, n, dict.pop(self, n))
+        return list(self.builtins) + added
 
     def find(self, name: str):
         """The entry ``name`` (KeyError if none): a built-in by importing its module alone,
-        anything else after loading the whole group."""
+        a plug-in by loading its entry point alone, anything else after loading the whole
+        group."""
         if name in self.builtins and not super().__contains__(name):
             importlib.import_module(self.builtins[name])
+        if not self._loaded and self._loader is None and not super().__contains__(name):
+            for ep in entry_points(group=self.group, name=name):
+                self._found.update(load_entry_points(self.group, self, self._register, only=ep))
+                break
         if super().__contains__(name):
             return super().__getitem__(name)
         return self[name]
@@ -151,3 +173,64 @@ class LazyRegistry(dict):
 
     def __repr__(self):
         return f"LazyRegistry({self.group!r}, {dict.__repr__(self) if self._loaded else '<not loaded>'})"
+
+
+class Paper:
+    """A published paper as a plug-in: what it claims, the cases that reproduce it, and the
+    modules that declare its verdicts, symbolic checks and model builders.
+
+    Parameters
+    ----------
+    key : str
+        The ``source`` its verdicts name (e.g. ``"Führer, Brendel & Wolf (2024)"``).
+    title : str
+        Heading of its part of the report.
+    cases : tuple of str
+        The registered cases reproducing it, in report order.
+    claims : str
+        What the paper claims, in a few sentences.
+    label : str
+        Short label of its symbolic checks' sources (``"F eq 11"``).
+    citation : str
+        Full citation (authors, year, title).
+    modules : dict
+        ``{"verdicts": (...), "checks": (...), "systems": (...)}``: the modules (absolute
+        names) that register what :meth:`load` is asked for.
+    doi : str, optional
+        The paper's DOI, where known.
+    order : int, optional
+        Position among the papers (report, ``nsfric list``); ties by name.
+    """
+
+    def __init__(self, key, title, cases, claims, label, citation, modules, doi="", order=100):
+        self.key, self.title, self.cases, self.claims = key, title, tuple(cases), claims
+        self.order = order
+        self.label, self.citation, self.doi = label, citation, doi
+        self.modules = {k: tuple(v) for k, v in modules.items()}
+
+    def load(self, part: str) -> None:
+        """Import the modules that register ``part`` (``verdicts``, ``checks``, ``systems``)."""
+        for m in self.modules.get(part, ()):
+            importlib.import_module(m)
+
+    def __repr__(self):
+        return f"Paper({self.key!r}, cases={self.cases})"
+
+
+def _add_paper(name, obj, registry):
+    if not isinstance(obj, Paper):
+        raise TypeError(f"{obj!r} is not an nsfric.plugins.Paper")
+    registry[name] = obj
+
+
+#: name -> :class:`Paper`: the installed papers (entry-point group ``nsfric.papers``), in
+#: the order the installed distributions declare them
+PAPERS = LazyRegistry(GROUPS["papers"], _add_paper,
+                      order=lambda reg, names: sorted(names, key=lambda n: (dict.__getitem__(reg, n).order, n)))
+
+
+def paper_order(reg, names) -> list:
+    """``names`` of a registry of cases in the papers' order (:data:`PAPERS`, each paper's
+    ``cases`` in its order), the cases of no paper after them by name."""
+    rank = {c: (i, j) for i, p in enumerate(PAPERS.values()) for j, c in enumerate(p.cases)}
+    return sorted(names, key=lambda n: (rank.get(n, (len(rank), 0)), n))

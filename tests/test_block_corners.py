@@ -7,10 +7,10 @@ import sympy as sp
 
 import nsfric
 from nsfric.solvers.crosscheck import disagreement
-from nsfric.symbolic import systems as S
-from nsfric.symbolic.block_corners import block_corners
+from nsfric.papers.krengel_matuttis import systems as S
+from nsfric.papers.krengel_matuttis.block_corners import block_corners
 from nsfric.symbolic.contacts import ContactModel, external_force
-from nsfric.symbolic.pile import DiscPile
+from nsfric.papers.krengel_matuttis.pile_model import DiscPile
 
 CASE = nsfric.get_case("slope-block-rotating")
 LAW = "coulomb-corners"
@@ -159,7 +159,7 @@ def _slow_crossings(sol):
     """The events that end a slide decelerating at ``|dv_t/dt| < SLOW``: where the
     velocities' rounding (~1e-19 m/s here) moves the crossing by ``1e-19/|dv_t/dt|`` s,
     beyond 1e-9 s (test_slow_crossings_sit_at_the_rounding_floor)."""
-    from nsfric.solvers.pile import PileLogic
+    from nsfric.solvers.contacts import PileLogic
 
     logic = PileLogic(sol.model, sol.params)
     out = []
@@ -259,7 +259,7 @@ def test_a_slow_crossing_does_not_continue_its_slide():
     """At 15 deg the sliding corner's v_t crosses zero at 2.615 ms with dv_t/dt ~ -1e-8
     m/s^2, inside the consistency margin: a sliding guard that fired keeps its direction
     only if it strictly turns back, so the mode changes (else it grazes and chatters)."""
-    from nsfric.solvers.pile import CONSISTENT, PileLogic
+    from nsfric.solvers.contacts import CONSISTENT, PileLogic
 
     sol = solve("filippov", 0.003, 101)
     k = next(k for k, s in enumerate(sol.segments) if s.mode == "s+" and s.t1 > 0.0026)

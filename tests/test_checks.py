@@ -13,12 +13,13 @@ import sympy as sp
 from hypothesis import given, settings, strategies as st
 
 from nsfric.symbolic import impact_laws as IL
-from nsfric.symbolic import kuhn as K
+from nsfric.papers.kuhn import contact_law as K
 from nsfric.symbolic import laws as L
 from nsfric.symbolic import normal as N
 from nsfric.symbolic import tangential as T
 from nsfric.symbolic.checks import CHECKS, CheckResult, checks_markdown, run_checks, select
-from nsfric.symbolic.checks import fuhrer, krengel
+from nsfric.papers.fuhrer2024 import checks as fuhrer
+from nsfric.papers.krengel_matuttis import checks as krengel
 from nsfric.symbolic.checks.__main__ import main as checks_main
 from nsfric.symbolic.derive import DerivedModel
 

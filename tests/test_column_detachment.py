@@ -7,10 +7,10 @@ import pytest
 from scipy.integrate import solve_ivp
 
 from nsfric.cases import get_case
-from nsfric.cases.column_detachment import binary_collision
-from nsfric.cases.column_detachment_figures import detachment_data, spacing
+from nsfric.papers.schafer1996.column_detachment import binary_collision
+from nsfric.papers.schafer1996.column_detachment_figures import detachment_data, spacing
 from nsfric.solvers.contact_network import ContactNetworkSolver
-from nsfric.symbolic.column import ColumnModel
+from nsfric.papers.schafer1996.column import ColumnModel
 
 CASE = get_case("column-detachment")
 VALUES = CASE.bind()
@@ -209,7 +209,7 @@ def test_run_writes_the_figure_csv_and_sidecars(tmp_path, monkeypatch):
     sidecar, and the default column's reference with ``summary.e_tot``."""
     import json
 
-    from nsfric.cases import column_detachment_figures as figs
+    from nsfric.papers.schafer1996 import column_detachment_figures as figs
     from nsfric.cli import main
 
     monkeypatch.setattr(figs, "RATIOS", np.array([1e-3, 1e2]))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nsfric.cases.base import get_case
-from nsfric.cases.slope_block_corners import LAW, corner_phase_starts
+from nsfric.papers.krengel_matuttis.slope_block_corners import LAW, corner_phase_starts
 from nsfric.schemes.base import get_scheme
 from nsfric.schemes.corners import integrate_batch, simulate_contacts
 from nsfric.symbolic.corner_forces import CornerForces

@@ -1,12 +1,12 @@
-"""Fig 5 with one contact per corner (issue 13; nsfric.cases.slope_block_corners): the rows
+"""Fig 5 with one contact per corner (issue 13; nsfric.papers.krengel_matuttis.slope_block_corners): the rows
 of fig5-drift-size-rotating-corners.csv, the self-similarity that sets their shape, the
 caption line and the verdicts (synthetic tables)."""
 import numpy as np
 import pytest
 
 from nsfric.cases.base import get_case
-from nsfric.cases.slope_block_corners import corner_batch_drifts, corner_size_rows, fig5_caption_line
-from nsfric.cases.verdicts_km_rotating import CORNER_SIZE_CSV, corner_size_shape
+from nsfric.papers.krengel_matuttis.slope_block_corners import corner_batch_drifts, corner_size_rows, fig5_caption_line
+from nsfric.papers.krengel_matuttis.verdicts_rotating import CORNER_SIZE_CSV, corner_size_shape
 
 CASE = get_case("slope-block-rotating")
 

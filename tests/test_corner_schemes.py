@@ -8,8 +8,8 @@ import nsfric
 from nsfric.cases.base import get_case
 from nsfric.study.fit import fit_order
 from nsfric.symbolic import laws as L
-from nsfric.symbolic import systems as S
-from nsfric.symbolic.block_corners import block_corners
+from nsfric.papers.krengel_matuttis import systems as S
+from nsfric.papers.krengel_matuttis.block_corners import block_corners
 from nsfric.symbolic.corner_forces import CornerForces
 
 CASE = get_case("slope-block-rotating")
@@ -156,10 +156,10 @@ def test_bad_input():
 
 
 def test_per_corner_drift_table():
-    """The per-corner Fig 4 rows (nsfric.cases.slope_block_corners): phase 0 is the plain
+    """The per-corner Fig 4 rows (nsfric.papers.krengel_matuttis.slope_block_corners): phase 0 is the plain
     run from t = 0 (nsfric.simulate's drift), both corners stuck in the window, every
     phase's drift within O(dt), the ratios to delta-Heun."""
-    from nsfric.cases.slope_block_corners import COLUMNS, corner_drift_rows
+    from nsfric.papers.krengel_matuttis.slope_block_corners import COLUMNS, corner_drift_rows
 
     window, dt = (0.01, 0.02), 2e-5
     rows = corner_drift_rows(CASE, dts=(dt,), window=window, n_phases=2)

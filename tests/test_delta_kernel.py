@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import nsfric
-from nsfric.cases import slope_block_study as S
+from nsfric.papers.krengel_matuttis import slope_block_study as S
 from nsfric.schemes import delta_kernel
 from nsfric.schemes.trace import Untraceable
 from nsfric.schemes.delta import (DeltaField, delta_choice, delta_indicators, delta_lambda_scalar, delta_side,
@@ -112,7 +112,7 @@ def test_corrections_and_a_diverging_member():
 
 
 def test_a_scheme_that_reads_the_stuck_flags_runs_on_numpy():
-    from nsfric.cases.slope_block_mechanism import RestartOnStick
+    from nsfric.papers.krengel_matuttis.slope_block_mechanism import RestartOnStick
 
     f, U0 = batch("slope-block", [15.0])
     with pytest.raises(Untraceable, match="field.stuck"):

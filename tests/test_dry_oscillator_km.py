@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import nsfric
-from nsfric.cases import dry_oscillator_figures as F
+from nsfric.papers.krengel_matuttis import dry_oscillator_figures as F
 from nsfric.study.convergence import fit_order
 from nsfric import simulate
 from nsfric.schemes import SCHEMES, get_scheme

@@ -188,7 +188,7 @@ def test_slow_normal_impact_is_solved_not_refused(v_i):
     xi_max scales with v_i (the absolute atol scaled with the states, as for any solve)."""
     sol = IMPACT.reference_solution("linear-dashpot", params={"v_i": v_i}, samples=11, atol=1e-14 * v_i)
     e_n = IMPACT.reference_solution("linear-dashpot", params={"v_i": 1.0}, samples=11).summary
-    from nsfric.cases.normal_impact import closed_form
+    from nsfric.papers.schafer1996.normal_impact import closed_form
 
     values = IMPACT.bind("linear-dashpot", {"v_i": v_i})
     assert abs(sol.summary["e_n"] - float(closed_form("linear-dashpot e_n", values))) < 1e-8

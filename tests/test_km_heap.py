@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases.km_heap import bind
-from nsfric.schemes.km_heap import Discs, kernel_source, run_heap
+from nsfric.papers.krengel_matuttis.km_heap import bind
+from nsfric.papers.krengel_matuttis.heap_run import Discs, kernel_source, run_heap
 
 pytest.importorskip("numba")
 

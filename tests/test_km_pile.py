@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from nsfric.cases import get_case
-from nsfric.cases.km_pile_figures import agreement
-from nsfric.solvers.pile import PileLogic
-from nsfric.symbolic.pile import DiscPile, contact_quantities, stuck_mechanisms
+from nsfric.papers.krengel_matuttis.km_pile_figures import agreement
+from nsfric.solvers.contacts import PileLogic
+from nsfric.papers.krengel_matuttis.pile_model import DiscPile, contact_quantities, stuck_mechanisms
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +143,7 @@ def test_dependent_stuck_contacts_are_named():
     """A contact listed twice is a dependent pair (singular J_S M^-1 J_S^T): both are named
     (the field then takes the minimum-norm least-squares forces); independent contacts
     give none."""
-    from nsfric.symbolic.pile import dependent_contacts, mass_vector
+    from nsfric.papers.krengel_matuttis.pile_model import dependent_contacts, mass_vector
 
     model = DiscPile()
     values = model.bind({})

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
-from nsfric.schemes.kuhn import KuhnContact, adjust_frame
-from nsfric.schemes.kuhn_assembly import (
+from nsfric.papers.kuhn.incremental import KuhnContact, adjust_frame
+from nsfric.papers.kuhn.assembly import (
     love_weber_stress,
     objectivity,
     random_assembly,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases.kuhn_contact_csds import CSDS_DAMPED, CSDS_ZERO
+from nsfric.papers.kuhn.kuhn_contact_csds import CSDS_DAMPED, CSDS_ZERO
 
 
 def read_csv(path):

@@ -6,11 +6,11 @@ import pytest
 import sympy as sp
 from scipy.integrate import solve_ivp
 
-from nsfric.schemes.kuhn import KuhnContact, reference, run_conventional, run_steps
-from nsfric.schemes.kuhn_csds import csds_reference, csds_step, run_csds
-from nsfric.cases.kuhn_contact_csds import GAMMA_T, straight_movements, straight_table
-from nsfric.cases.kuhn_contact_orders import movements
-from nsfric.symbolic import kuhn_csds as S
+from nsfric.papers.kuhn.incremental import KuhnContact, reference, run_conventional, run_steps
+from nsfric.papers.kuhn.csds import csds_reference, csds_step, run_csds
+from nsfric.papers.kuhn.kuhn_contact_csds import GAMMA_T, straight_movements, straight_table
+from nsfric.papers.kuhn.kuhn_contact_orders import movements
+from nsfric.papers.kuhn import csds_law as S
 from nsfric.symbolic.laws import F_max, gamma, k, v_1, v_2, xi_1, xi_2
 from nsfric.symbolic.tangential import c_sds_2d
 

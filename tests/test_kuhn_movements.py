@@ -3,7 +3,7 @@ unloading of f_n, the reference's switching along it, and what the rules do ther
 import numpy as np
 import pytest
 
-from nsfric.schemes.kuhn import KuhnContact, Movement, reference, run_kuhn
+from nsfric.papers.kuhn.incremental import KuhnContact, Movement, reference, run_kuhn
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
 

@@ -7,7 +7,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy.spatial.transform import Rotation
 
-from nsfric.schemes.kuhn import (
+from nsfric.papers.kuhn.incremental import (
     FRAMES,
     KuhnContact,
     Movement,
@@ -16,8 +16,8 @@ from nsfric.schemes.kuhn import (
     run_conventional,
     run_kuhn,
 )
-from nsfric.cases.kuhn_contact_figures import increment_order
-from nsfric.symbolic import kuhn as K
+from nsfric.papers.kuhn.kuhn_contact_figures import increment_order
+from nsfric.papers.kuhn import contact_law as K
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
 

@@ -4,10 +4,10 @@ table spacing."""
 import numpy as np
 import pytest
 
-from nsfric.schemes.kuhn import KuhnContact, Movement, kuhn_step, run_kuhn
-from nsfric.schemes.kuhn_table import table_errors, theta_end_from_table, theta_table
+from nsfric.papers.kuhn.incremental import KuhnContact, Movement, kuhn_step, run_kuhn
+from nsfric.papers.kuhn.table_variant import table_errors, theta_end_from_table, theta_table
 from nsfric.study.fit import fit_order
-from nsfric.symbolic import kuhn as K
+from nsfric.papers.kuhn import contact_law as K
 
 C = KuhnContact(k_n=1.0, k_t=1.0, mu=0.5)
 

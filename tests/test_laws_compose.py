@@ -14,7 +14,7 @@ from nsfric.symbolic import impact_laws as IL
 from nsfric.symbolic import laws as L
 from nsfric.symbolic import normal as N
 from nsfric.symbolic import tangential as T
-from nsfric.symbolic.systems import oscillator
+from nsfric.papers.krengel_matuttis.systems import oscillator
 
 
 # -- validation: each problem of a deliberately broken model is named ---------------------

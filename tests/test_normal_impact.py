@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases.normal_impact import closed_form
-from nsfric.cases.normal_impact_figures import fig2_data
+from nsfric.papers.schafer1996.normal_impact import closed_form
+from nsfric.papers.schafer1996.normal_impact_figures import fig2_data
 from nsfric.cli import main
 from nsfric.symbolic import impact_laws as IL
 

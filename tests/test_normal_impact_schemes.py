@@ -5,7 +5,7 @@ import pytest
 
 import nsfric
 from nsfric.cases import get_case
-from nsfric.cases.normal_impact_schemes import (PAPER_ERROR, discrete_restitution, errors_at, paper_number,
+from nsfric.papers.schafer1996.normal_impact_schemes import (PAPER_ERROR, discrete_restitution, errors_at, paper_number,
                                                 reference_restitution, scheme_study)
 
 CASE = get_case("normal-impact")

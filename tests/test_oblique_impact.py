@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from nsfric.cases import get_case
-from nsfric.cases.oblique_impact import TANGENTIAL, split_law
+from nsfric.papers.schafer1996.oblique_impact import TANGENTIAL, split_law
 from nsfric.symbolic import impact_laws as IL
 from nsfric.symbolic import tangential as T
 

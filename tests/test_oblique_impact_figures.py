@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from nsfric.cases import get_case
-from nsfric.cases import oblique_impact_figures as F
+from nsfric.papers.schafer1996 import oblique_impact_figures as F
 
 CASE = get_case("oblique-impact")
 

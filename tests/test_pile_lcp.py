@@ -1,6 +1,6 @@
 """The stick/slip decision of the multi-contact references by a complementarity solve
 (Lemke's algorithm on the planar friction LCP, :mod:`nsfric.solvers.lcp`,
-:mod:`nsfric.solvers.pile_modes`), against the enumeration of all 3^k modes."""
+:mod:`nsfric.solvers.contact_modes`), against the enumeration of all 3^k modes."""
 import itertools
 
 import numpy as np
@@ -9,11 +9,11 @@ from hypothesis import assume, example, given, settings, strategies as st
 
 import nsfric
 from nsfric.errors import ZenoError
-from nsfric.solvers import pile_modes
+from nsfric.solvers import contact_modes as pile_modes
 from nsfric.solvers.lcp import RayTermination, friction_lcp, lemke
-from nsfric.solvers.pile import PileLogic
-from nsfric.symbolic.block_corners import block_corners
-from nsfric.symbolic.pile import DiscPile, contact_quantities
+from nsfric.solvers.contacts import PileLogic
+from nsfric.papers.krengel_matuttis.block_corners import block_corners
+from nsfric.papers.krengel_matuttis.pile_model import DiscPile, contact_quantities
 
 PILE = DiscPile()
 

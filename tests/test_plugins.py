@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 PLUGIN = '''
 """A user's package: one case and one law, registered only through entry points."""
-from nsfric.cases.dry_oscillator import DryOscillator
+from nsfric.papers.krengel_matuttis.dry_oscillator import DryOscillator
 from nsfric.symbolic import c_sds
 
 
@@ -100,7 +100,7 @@ def test_registry_loads_lazily_once_and_keeps_explicit_registrations(site, monke
     monkeypatch.syspath_prepend(str(site))
     from nsfric.cases.base import _add_plugin_case
 
-    from nsfric.cases.sliding_plates import SlidingPlates
+    from nsfric.papers.fuhrer2024.sliding_plates import SlidingPlates
 
     reg = LazyRegistry("nsfric.cases", _add_plugin_case)
     builtin = SlidingPlates()

@@ -44,7 +44,7 @@ def test_every_verdict_says_not_reproduced_without_outputs(tmp_path):
 @pytest.mark.slow
 def test_fuhrer_verdicts_match(tmp_path):
     """Führer et al.: every verdict the quick run can evaluate is a match."""
-    from nsfric.cases import sliding_plates_figures as figs
+    from nsfric.papers.fuhrer2024 import sliding_plates_figures as figs
 
     case = get_case("sliding-plates")
     figs.run(case, str(tmp_path), jobs=1, quick=True)

@@ -12,14 +12,14 @@ import pytest
 import sympy as sp
 
 import nsfric
-from nsfric.cases import sliding_plates_study as study
+from nsfric.papers.fuhrer2024 import sliding_plates_study as study
 from nsfric.symbolic import laws as L
 
 PLATES = nsfric.get_case("sliding-plates")
 
 
 def test_the_reset_bound_is_the_root_of_the_laws_switching_function():
-    from nsfric.symbolic.checks.fuhrer import reset_threshold
+    from nsfric.papers.fuhrer2024.checks import reset_threshold
 
     model = PLATES.model("d-sds")
     xi0 = [q.symbol for q in model.params if q.name == "xi0"][0]
@@ -29,7 +29,7 @@ def test_the_reset_bound_is_the_root_of_the_laws_switching_function():
 
 
 def test_eq17_along_the_exact_c_sds_holds_and_fails_on_a_perturbed_law():
-    from nsfric.symbolic.checks.fuhrer import eq17_residual
+    from nsfric.papers.fuhrer2024.checks import eq17_residual
 
     model = PLATES.model("c-sds")
     s = L.v - model.mode("slip+").rhs[L.xi]
@@ -49,7 +49,8 @@ def test_cundall_strack_viscous_is_a_registered_law():
     law = nsfric.get_law("cundall-strack-viscous")
     assert law.name == "cundall-strack-viscous" and "after eq 20" in law.reference
     assert "instantaneous" in law.doc and [q.name for q in law.params] == ["k_t", "gamma_t", "mu", "F_N"]
-    from nsfric.symbolic import systems, tangential
+    from nsfric.papers.fuhrer2024 import systems
+    from nsfric.symbolic import tangential
 
     k_t, gamma_t = tangential.k_t, tangential.gamma_t
     assert sp.simplify(law.branches["stick"].F - (-k_t * L.xi - gamma_t * L.v)) == 0

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases import sliding_plates_figures as figs
-from nsfric.cases import sliding_plates_study as study
+from nsfric.papers.fuhrer2024 import sliding_plates_figures as figs
+from nsfric.papers.fuhrer2024 import sliding_plates_study as study
 
 PLATES = nsfric.get_case("sliding-plates")
 

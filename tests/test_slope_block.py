@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases import slope_block_study as S
+from nsfric.papers.krengel_matuttis import slope_block_study as S
 from nsfric.cli import main
 from nsfric.solvers.crosscheck import disagreement
 from nsfric import simulate
@@ -188,7 +188,7 @@ def test_cli_reference_simulate_converge(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_run_writes_figures_2_to_5_with_csvs(tmp_path):
-    from nsfric.cases.slope_block_figures import run_all
+    from nsfric.papers.krengel_matuttis.slope_block_figures import run_all
 
     res = run_all(CASE, str(tmp_path), dts=(5e-6, 2e-5), sizes=(0.01, 0.05), t_series=0.004,
                   windows=((0.003, 0.006), (0.01, 0.02)), n_phases=2)

@@ -1,13 +1,13 @@
 """Why, with one contact per corner, delta-BDF drifts less than delta-Heun at the paper's
-step 5e-6 s but not at 2e-5 s (nsfric.cases.slope_block_corners_mechanism): the
+step 5e-6 s but not at 2e-5 s (nsfric.papers.krengel_matuttis.slope_block_corners_mechanism): the
 ingredients switched one at a time, over 16 grid phases."""
 import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases import slope_block_corners_mechanism as M
-from nsfric.cases.slope_block_corners import corner_drifts
-from nsfric.cases.slope_block_table import corners_mechanism_reason, fig4_corners_mechanism_caption
+from nsfric.papers.krengel_matuttis import slope_block_corners_mechanism as M
+from nsfric.papers.krengel_matuttis.slope_block_corners import corner_drifts
+from nsfric.papers.krengel_matuttis.slope_block_table import corners_mechanism_reason, fig4_corners_mechanism_caption
 
 CASE = nsfric.get_case("slope-block-rotating")
 W = 0.04  # the length of Fig 4's window (10-50 ms)
@@ -120,9 +120,9 @@ def test_unknown_variant_is_named():
 
 
 def test_caption_and_verdict_state_the_reason_from_the_rows(tmp_path, rows):
-    from nsfric.cases.slope_block_figures import _rows_columns
+    from nsfric.papers.krengel_matuttis.slope_block_figures import _rows_columns
     from nsfric.cases.verdicts import Outputs
-    from nsfric.cases.verdicts_km_rotating import _corners_reason
+    from nsfric.papers.krengel_matuttis.verdicts_rotating import _corners_reason
     from nsfric.io import write_csv_with_sidecar
 
     line = " ".join(fig4_corners_mechanism_caption(rows))

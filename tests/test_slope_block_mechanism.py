@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import nsfric
-from nsfric.cases import slope_block_study as S
-from nsfric.cases.slope_block_mechanism import RestartOnStick, mechanism_drift
+from nsfric.papers.krengel_matuttis import slope_block_study as S
+from nsfric.papers.krengel_matuttis.slope_block_mechanism import RestartOnStick, mechanism_drift
 
 TR = nsfric.get_case("slope-block")
 ROT = nsfric.get_case("slope-block-rotating")
@@ -62,7 +62,7 @@ def test_drift_is_flat_in_the_block_size_because_the_residual_velocity_is():
 
 
 def test_no_marker_where_there_is_no_data():
-    from nsfric.cases.slope_block_figures import FLOOR, plot_drift_size
+    from nsfric.papers.krengel_matuttis.slope_block_figures import FLOOR, plot_drift_size
 
     rows = [{"integrator": "heun", "l": l, "drift": d, "mean_abs": d, "min_abs": d, "max_abs": d}
             for l, d in ((0.001, float("nan")), (0.01, 3e-6), (0.1, 3.5e-6))]
@@ -79,7 +79,7 @@ def test_exact_rows_name_their_solver_and_a_size_without_data():
     """Fig 5's exact line names the solvers of its rows (the per-corner rows: the
     event-driven reference, IDA only where it fails) and a size where both failed is named,
     not drawn."""
-    from nsfric.cases.slope_block_figures import plot_drift_size
+    from nsfric.papers.krengel_matuttis.slope_block_figures import plot_drift_size
 
     nan = float("nan")
     rows = [{"integrator": "exact", "scheme": s, "l": l, "drift": d, "mean_abs": d, "min_abs": d, "max_abs": d}
@@ -105,7 +105,7 @@ def assert_diverged_named_beside_the_data(fig, note):
 
 
 def test_fig4_names_a_diverged_scheme_in_its_legend():
-    from nsfric.cases.slope_block_figures import plot_drift_dt
+    from nsfric.papers.krengel_matuttis.slope_block_figures import plot_drift_dt
 
     rows = [{"scheme": s, "law": "coulomb", "dt": dt, "drift": d, "mean_abs": d, "min_abs": d, "max_abs": d}
             for s in ("delta-heun", "delta-bdf5") for dt, d in ((5e-6, 1e-6), (5e-5, float("nan")))

@@ -7,10 +7,10 @@ import pytest
 import sympy as sp
 
 import nsfric
-from nsfric.cases.slope_block_table import caption, table1
+from nsfric.papers.krengel_matuttis.slope_block_table import caption, table1
 from nsfric.solvers.crosscheck import disagreement
-from nsfric.symbolic import systems
-from nsfric.symbolic.polygon import corner_law_is_linear
+from nsfric.papers.krengel_matuttis import systems
+from nsfric.papers.krengel_matuttis.polygon import corner_law_is_linear
 
 CASE = nsfric.get_case("slope-block-rotating")
 _SOLS = {}
@@ -130,7 +130,7 @@ def test_delta_schemes_run_on_the_rotating_block():
 def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
     import json
 
-    from nsfric.cases.slope_block_figures import run_all
+    from nsfric.papers.krengel_matuttis.slope_block_figures import run_all
 
     res = run_all(CASE, str(tmp_path), dts=(2e-5,), sizes=(0.01,), t_series=0.002,
                   windows=((0.002, 0.003), (0.004, 0.005)), n_phases=1,
@@ -203,7 +203,7 @@ def test_fig5_verdicts_take_the_drift_less_the_exact_references_own_motion(tmp_p
 def test_fig5_caption_names_the_exact_blocks_own_motion_where_it_matters():
     """The rotating 1 m block still rocks in Fig 5's window: the caption gives that motion
     and the drift less it; a block at rest (the translating one) gets no such line."""
-    from nsfric.cases.slope_block_table import fig5_caption
+    from nsfric.papers.krengel_matuttis.slope_block_table import fig5_caption
 
     def rows(own):
         return [dict(integrator=i, l=l, mean_abs=v) for l in (0.01, 1.0)
@@ -237,7 +237,7 @@ def test_per_corner_bdf_verdict_reads_the_paper_step_of_the_corner_table(tmp_pat
 def test_fig4_caption_states_the_per_corner_ratios():
     """Fig 4's caption carries the per-corner BDF/Heun ratios and the steps where BDF is
     below Heun, read from the rows (a ratio above 1 drops that step; unstuck: named)."""
-    from nsfric.cases import slope_block_table as T
+    from nsfric.papers.krengel_matuttis import slope_block_table as T
 
     def rows(r2_fine):
         out = []

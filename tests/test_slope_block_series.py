@@ -1,5 +1,5 @@
 """Figs 2-3 of Krengel & Matuttis on the rotating block with one frictional contact per corner
-(nsfric.cases.slope_block_series): grip times read from the modes, the figures and their
+(nsfric.papers.krengel_matuttis.slope_block_series): grip times read from the modes, the figures and their
 captions, the per-corner verdicts on synthetic summaries, the event-driven reference's
 landing inside a long flight step, and the tested reason why the undamped block walks
 downhill."""
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from nsfric.cases import get_case
-from nsfric.cases import slope_block_series as C
-from nsfric.cases.verdicts_km_rotating import corner_drift_order, corner_grip_claims
+from nsfric.papers.krengel_matuttis import slope_block_series as C
+from nsfric.papers.krengel_matuttis.verdicts_rotating import corner_drift_order, corner_grip_claims
 
 CASE = get_case("slope-block-rotating")
 LAW = "coulomb-corners"
@@ -158,7 +158,7 @@ def test_shared_surface_caption_points_to_the_undamped_per_corner_figures():
     """The shared-surface Figs 2-3 cannot show normal damping off; their caption names the
     per-corner figures that do."""
     from nsfric.cases.base import get_case
-    from nsfric.cases.slope_block_table import time_series_caption
+    from nsfric.papers.krengel_matuttis.slope_block_table import time_series_caption
 
     text = " ".join(time_series_caption(get_case("slope-block-rotating"), "T"))
     assert "fig2-slope-15deg-rotating-corners.png" in text and "fig3-slope-30deg-rotating-corners.png" in text

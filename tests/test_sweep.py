@@ -97,7 +97,7 @@ def test_discrete_points_equal_the_convergence_rows():
 
 def test_fig2_computes_through_sweep():
     """Fig 2's columns (now one sweep) equal the per-law references it used to loop over."""
-    from nsfric.cases.normal_impact_figures import FIG2_LAWS, fig2_data
+    from nsfric.papers.schafer1996.normal_impact_figures import FIG2_LAWS, fig2_data
 
     cols = fig2_data(CASE, speeds=[0.1, 10.0], jobs=2)
     for law in FIG2_LAWS:

@@ -13,13 +13,16 @@ import os
 
 import numpy as np
 
-from ..plugins import GROUPS, LazyRegistry
+from ..plugins import GROUPS, LazyRegistry, paper_order
 from ..solvers.base import Problem, get_solver
 
 
 def _add_plugin_case(name, obj, registry):
     """Register a case plug-in: a :class:`Case` subclass (instantiated) or instance whose
     ``name`` is the entry point's name."""
+    known = dict.get(registry, name)
+    if isinstance(obj, type) and type(known) is obj:  # registered on import: keep that instance
+        return
     case = obj() if isinstance(obj, type) else obj
     if not isinstance(case, Case):
         raise TypeError(f"{obj!r} is neither a Case subclass nor a Case")
@@ -28,20 +31,11 @@ def _add_plugin_case(name, obj, registry):
     registry[name] = case
 
 
-#: the cases of this package, in order: name -> the module that registers it
-BUILTIN_CASES = {
-    "sliding-plates": "sliding_plates", "sliding-plates-2d": "sliding_plates_2d", "dry-oscillator": "dry_oscillator",
-    "normal-impact": "normal_impact", "slope-block": "slope_block", "slope-block-rotating": "slope_block_rotating",
-    "kuhn-contact": "kuhn_contact", "column-detachment": "column_detachment", "oblique-impact": "oblique_impact",
-    "km-heap": "km_heap", "km-pile": "km_pile",
-}
-
-
-#: name -> case object: the cases of this package (:func:`register_case`; each module is
-#: imported on first use), completed by the installed plug-ins of the entry-point group
-#: ``nsfric.cases``
-CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case,
-                     builtins={n: f"{__package__}.{m}" for n, m in BUILTIN_CASES.items()})
+#: name -> case object: the cases registered in this process (:func:`register_case`),
+#: completed by the installed plug-ins of the entry-point group ``nsfric.cases`` -- the
+#: papers' cases among them (:mod:`nsfric.papers`); :func:`get_case` loads only the one it
+#: names
+CASES = LazyRegistry(GROUPS["cases"], _add_plugin_case, order=paper_order)
 
 
 def register_case(cls):

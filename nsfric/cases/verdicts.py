@@ -10,23 +10,23 @@ outputs the case's ``run`` wrote (never typed in) --, their difference and a sta
 * ``not reproduced`` -- the output needed is missing, or the quantity is not computed
   (yet); the note says what is missing.
 
-Declarations live in one module per paper (``verdicts_<paper>.py``), each registering
-a function ``f(out_dir) -> list of dicts`` per case with :func:`verdicts_for` and the
-figure captions with :func:`captions_for`.  :meth:`nsfric.cases.base.Case.verdicts`
+Declarations live in the paper plug-ins (the ``verdicts`` modules a
+:class:`~nsfric.plugins.Paper` names), each registering a function ``f(out_dir) -> list
+of dicts`` per case with :func:`verdicts_for` and the figure captions with
+:func:`captions_for`.  :meth:`nsfric.cases.base.Case.verdicts`
 and :meth:`~nsfric.cases.base.Case.captions` look them up here.
 """
 from __future__ import annotations
 
 import csv
-import importlib
 import json
 import math
 import os
 
 import numpy as np
 
-#: the modules holding declarations, imported on first use
-MODULES = ("verdicts_fuhrer", "verdicts_krengel_matuttis", "verdicts_km_rotating", "verdicts_schafer", "verdicts_kuhn")
+from ..plugins import PAPERS
+
 STATUSES = ("match", "differs", "not reproduced")
 
 _VERDICTS: dict = {}
@@ -51,8 +51,8 @@ def _load():
     global _loaded
     if not _loaded:
         _loaded = True
-        for m in MODULES:
-            importlib.import_module(f"{__package__}.{m}")
+        for paper in PAPERS.values():  # the installed paper plug-ins
+            paper.load("verdicts")
 
 
 def case_verdicts(case_name: str, out_dir: str) -> list:

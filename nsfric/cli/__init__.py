@@ -217,7 +217,7 @@ def cmd_report(args):
 def build_parser():
     from . import names
 
-    from .. import __version__
+    from .._version import __version__
 
     p = _Parser(prog="nsfric", description="Numerically exact references for the nonsmooth friction contact "
                 "laws of DEM, and the discrete schemes DEM codes run, measured against them.",

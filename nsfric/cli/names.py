@@ -19,7 +19,7 @@ import os
 import pprint
 import sys
 
-from .. import __version__
+from .._version import __version__
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "_names_data.py")

@@ -57,6 +57,9 @@ def source_files(case) -> list:
         stem = os.path.splitext(os.path.basename(path))[0]
         files += [os.path.join(cases_dir, f) for f in os.listdir(cases_dir)
                   if f.startswith(stem) and f.endswith(".py")]
+    elif path.startswith(PACKAGE + os.sep) and os.path.dirname(path) != PACKAGE:
+        # a case of a sub-package of nsfric (a paper): all of that package
+        files += _py_files(os.path.dirname(path))
     elif path:
         files.append(path)
     for sub in LOWER:

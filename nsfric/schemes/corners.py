@@ -147,7 +147,7 @@ def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_
     ``|v_t| <= h mu F_n/m_eff,tan`` (the module's early-stick rule); False: only when its
     ``v_t`` reached or crossed 0 within the step, as the single contact of
     :mod:`nsfric.schemes.delta` (an ingredient switch of
-    :mod:`nsfric.cases.slope_block_corners_mechanism`)."""
+    :mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`)."""
     U = np.array(U0, dtype=float)
     B = U.shape[1]
     fld = CornerDeltaField(forces, np.zeros((forces.K, B), dtype=bool))

@@ -20,7 +20,7 @@ member by member in compiled code; nothing is restated by hand:
 Each member performs the floating-point operations of the NumPy loop in the same order,
 so the members equal the NumPy runs (tested).  A scheme that does more than assignments
 and linear combinations of states (e.g. one that reads the stuck flags,
-:class:`~nsfric.cases.slope_block_mechanism.RestartOnStick`) raises
+:class:`~nsfric.papers.krengel_matuttis.slope_block_mechanism.RestartOnStick`) raises
 :class:`~nsfric.schemes.trace.Untraceable`: the NumPy loop runs it.
 """
 from __future__ import annotations

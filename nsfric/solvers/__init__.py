@@ -3,8 +3,8 @@ from .base import REFERENCE_SOLVERS, Problem, ReferenceSolver, get_solver, regis
 from ..errors import ZenoError
 from ..solution import Event, Segment, Solution
 
-_SUBMODULES = ("analytic", "contact_network", "crosscheck", "dae", "filippov", "guard_search", "loop", "pile",
-               "pile_dae", "switching")
+_SUBMODULES = ("analytic", "contact_network", "crosscheck", "dae", "filippov", "guard_search", "loop", "contacts",
+               "contacts_dae", "contact_modes", "switching")
 
 
 def __getattr__(name):

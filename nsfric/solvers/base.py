@@ -31,7 +31,7 @@ REFERENCE_SOLVERS: dict = LazyRegistry("nsfric.solvers",
 
 #: reference solver -> the multi-contact solver it hands a
 #: :class:`~nsfric.symbolic.contacts.ContactModel` to: ``filippov`` the event-driven
-#: :class:`~nsfric.solvers.pile.PileSolver`, ``ida`` the DAE :class:`~nsfric.solvers.pile_dae.PileIDA`
+#: :class:`~nsfric.solvers.contacts.PileSolver`, ``ida`` the DAE :class:`~nsfric.solvers.contacts_dae.PileIDA`
 CONTACT_SOLVERS = {"filippov": "events", "ida": "ida"}
 
 
@@ -182,9 +182,9 @@ class ReferenceSolver:
             raise ValueError(f"option(s) {', '.join(sorted(self.options))} of solver {self.name!r} do not apply "
                              f"to the multi-contact model {problem.model.name!r}")
         if kind == "events":
-            from .pile import PileSolver as cls
+            from nsfric.solvers.contacts import PileSolver as cls
         else:
-            from .pile_dae import PileIDA as cls
+            from nsfric.solvers.contacts_dae import PileIDA as cls
         tolerances = {**getattr(problem.model, "default_tolerances", {}).get(kind, {}), **self.given_tolerances}
         return cls(**tolerances, **self.loop_options).solve(
             problem.model, problem.params, problem.y0, problem.t_span, t_eval)

@@ -1,11 +1,11 @@
 """Event-driven exact reference for networks of independent contacts (the column of grains,
-:class:`~nsfric.symbolic.column.ColumnModel`).
+:class:`~nsfric.papers.schafer1996.column.ColumnModel`).
 
 Every contact is its own switching surface, its overlap ``xi_j = 0``: it closes when the
 overlap turns positive and opens when it returns to zero, independently of the others,
 so a mode is a closed/open pattern (``2^N`` of them, never enumerated).  In a mode the
 field is affine, ``y' = A y + b`` with ``A = A0 + sum_closed A_j`` (the model's
-:meth:`~nsfric.symbolic.column.ColumnModel.linear_system`).  For a mechanical network
+:meth:`~nsfric.papers.schafer1996.column.ColumnModel.linear_system`).  For a mechanical network
 ``x' = v``, ``v' = -K x - G v + f`` whose stiffness ``K`` and damping ``G`` are symmetric
 and commute (classical damping: the linear spring-dashpot with one ``gamma_n/k_n`` for
 every contact and equal masses), one orthogonal ``Q`` diagonalises both, and each modal
@@ -47,8 +47,21 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ..solution import Event, Segment, Solution
-from ..symbolic.column import CLOSED, OPEN, closed_mask, mode_name
 from .loop import ModeLoop, loop_options
+
+#: a mode of a network is one letter per contact: closed or open (``"c---"``: only the first closed)
+CLOSED, OPEN = "c", "-"
+
+
+def mode_name(closed) -> str:
+    """The mode name of a closed/open pattern (booleans, one per contact)."""
+    return "".join(CLOSED if c else OPEN for c in closed)
+
+
+def closed_mask(mode: str) -> np.ndarray:
+    """The closed/open pattern (booleans) of a mode name."""
+    return np.array([c == CLOSED for c in mode], dtype=bool)
+
 
 #: relative window in which crossings count as simultaneous
 SIMULTANEOUS = 1e-12

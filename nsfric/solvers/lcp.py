@@ -1,6 +1,6 @@
 """Linear complementarity problems: Lemke's algorithm, and the planar friction LCP of
 contacts that may stick or slip (the mode decision of the multi-contact references,
-:mod:`nsfric.solvers.pile`).
+:mod:`nsfric.solvers.contacts`).
 
 **The LCP** ``(q, M)``: find ``z >= 0`` with ``w = M z + q >= 0`` and ``z . w = 0``.
 :func:`lemke` runs Lemke's complementary pivoting (Cottle, Pang & Stone, *The Linear

@@ -1,6 +1,6 @@
 """Rigid bodies with several unilateral contacts, each with exact static friction
 (Krengel & Matuttis §3 for several contacts, eqs 21-22): the interface the multi-contact
-references (:mod:`nsfric.solvers.pile`, :mod:`nsfric.solvers.pile_dae`) solve.
+references (:mod:`nsfric.solvers.contacts`, :mod:`nsfric.solvers.contacts_dae`) solve.
 
 A :class:`ContactModel` declares
 

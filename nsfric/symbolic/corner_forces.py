@@ -11,7 +11,7 @@ expressions -- no force law is written here:
 
 * **normal, unilateral per contact**: a contact carries its force while its overlap is
   non-negative *and* its repulsive force positive (the dashpot never pulls), decided at
-  every evaluation (as the heap's contact list, :mod:`nsfric.schemes.km_heap`);
+  every evaluation (as the heap's contact list, :mod:`nsfric.papers.krengel_matuttis.heap_run`);
 * **exact static friction per contact** (:meth:`CornerForces.exact`): a contact flagged
   stuck (or with ``v_t = 0``) carries eq 9's convex combination of the two slip forces
   with eq 13's ``lam`` from eq 22's external force ``f_ext = m_eff,tan (J_t M^-1 f +
@@ -21,10 +21,10 @@ expressions -- no force law is written here:
   matrix: K-M §5), the largest normal force first: where their rows of ``J_t`` nearly
   coincide (the block's two corners) the first takes the whole force, so the one with the
   largest Coulomb bound ``mu F_n`` holds it (uphill first, the lighter corner would be
-  driven to its bound and flicker between stick and slip); the others carry ``-+mu F_n`` (:func:`~nsfric.symbolic.km_heap.coulomb_expressions`).
+  driven to its bound and flicker between stick and slip); the others carry ``-+mu F_n`` (:func:`~nsfric.symbolic.contact_expressions.coulomb_expressions`).
   For one contact, eqs 15-17's ``lam`` is exactly eq 13's (:mod:`nsfric.schemes.delta`);
 * **Cundall-Strack per contact** (:meth:`CornerForces.springs`): each closed contact's
-  spring law (:func:`~nsfric.symbolic.km_heap.spring_slider_expressions` of the model's
+  spring law (:func:`~nsfric.symbolic.contact_expressions.spring_slider_expressions` of the model's
   ``spring_exprs``) gives the stick force and the spring's rate, or, beyond
   ``mu F_n``, the slip force and the spring projected onto the bound; an open contact's
   spring is reset to 0 (lift-off).
@@ -62,7 +62,7 @@ class CornerForces:
     meff_fixed : ndarray or None
         ``m_eff,tan`` per contact (K,) used instead of eq 21's where given (default None).
         These three are switched only to measure their effect
-        (:mod:`nsfric.cases.slope_block_corners_mechanism`).
+        (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`).
     """
 
     sweeps = SWEEPS

@@ -50,7 +50,7 @@ def _vector_function(name, exprs, states, params) -> str:
 
 def kernel_source(model) -> str:
     """The generated module's text for ``model`` (a ContactModel)."""
-    from .km_heap import coulomb_expressions
+    from .contact_expressions import coulomb_expressions
 
     states, params = list(model.states), [p.symbol for p in model.params]
     for s in states + params:

@@ -80,7 +80,7 @@ def _symbolic_digest() -> str:
 def _versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
-    from .. import __version__
+    from .._version import __version__
 
     try:
         sympy = version("sympy")
@@ -90,13 +90,18 @@ def _versions() -> str:
 
 
 def class_files(cls) -> list:
-    """Source files of the modules defining ``cls`` and its bases (a case's ``build``)."""
+    """Source files of the modules defining ``cls`` and its bases (a case's ``build``); for
+    a module of a sub-package of nsfric outside :mod:`nsfric.symbolic` (a paper, whose
+    systems sit beside its cases), every module of that package."""
     files = []
     for c in cls.__mro__:
         mod = sys.modules.get(c.__module__)
         path = getattr(mod, "__file__", None)
         if path and path.endswith(".py") and c is not object:
             files.append(path)
+            folder = os.path.dirname(os.path.abspath(path))
+            if folder.startswith(PACKAGE + os.sep) and not folder.startswith(HERE):
+                files += [os.path.join(d, f) for d, _, fs in os.walk(folder) for f in fs if f.endswith(".py")]
     return files
 
 

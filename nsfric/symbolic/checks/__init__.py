@@ -21,17 +21,15 @@ import fnmatch
 import inspect
 
 from ._base import CHECKS, Check, CheckResult, Proof, check, reduce_expr
-from . import fuhrer, krengel, schafer, kuhn  # noqa: F401,E402  (register, in paper order)
+from ...plugins import PAPERS
 
 __all__ = ["CHECKS", "Check", "CheckResult", "Proof", "check", "reduce_expr", "run_checks",
            "select", "checks_markdown"]
 
-SOURCES = {
-    "F": "Führer, Brendel & Wolf (2024), Correction of the spring-dashpot-slider model",
-    "KM": "Krengel & Matuttis, Comparing numerically exact and modelled static friction",
-    "S": "Schäfer, Dippel & Wolf (1996), Force schemes in simulations of granular materials",
-    "K": "Kuhn, Suzuki & Daouadji, Linear-frictional contact model for 3D DEM",
-}
+#: label of a check's source -> the paper's citation, from the installed paper plug-ins
+SOURCES = {p.label: p.citation for p in PAPERS.values()}
+for _paper in PAPERS.values():  # each paper plug-in registers its checks, in paper order
+    _paper.load("checks")
 
 
 def select(only: str | None = None) -> list:

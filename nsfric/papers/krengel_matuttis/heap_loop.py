@@ -1,0 +1,316 @@
+"""The time loop of the disc heap (Krengel & Matuttis §5): template of a generated module.
+
+This file is not imported to run: :func:`nsfric.papers.krengel_matuttis.heap_run.kernels` takes the text
+after the marker line below, prepends the contact laws printed from their SymPy
+expressions (``normal_law``, ``coulomb_law``, ``cs_law``; :mod:`nsfric.papers.krengel_matuttis.heap_laws`)
+and ``njit`` (numba's, or the identity without numba), and imports the result from the
+kernel cache (:func:`nsfric.symbolic.kernel.load_source`), so numba's ``cache=True``
+compiles it once per text.  Only kinematics is written here: contact geometry, relative
+velocities, the assembly of forces and torques, the per-contact equilibration of the
+stuck contacts and Heun's method; every force law comes from the generated functions.
+
+Layout: ``X`` (N, 6) holds ``x, y, theta, vx, vy, omega`` of the discs; a contact slot
+``s = i M + j`` (``M = N + n_walls``) is the disc pair ``i < j < N`` or disc ``i`` on
+wall ``j - N``.  Slot arrays (length ``N M``): ``xi`` (Cundall-Strack spring), ``stuck`` (exact friction's flag),
+``Fs`` (the last tangential force, the warm start of the equilibration), ``gprev`` (the
+relative tangential velocity at the start of the step).  ``P`` = ``Y, D, mu, kt_ratio,
+gt_ratio, g_x, g_y, sweeps``; ``method`` 0 = exact static friction, 1 = Cundall-Strack,
+2 = exact static friction with the velocities of the stuck contacts projected after
+every step.
+"""
+# ---- loop ----
+import math as _math
+
+import numpy as _np
+
+
+@njit(cache=True, error_model="numpy")
+def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
+             dX, act, vt, Fn, Ft, lam, xrate, xset, dl, el, geo, defer):
+    """Rates ``dX`` at ``X`` and the slot quantities; returns the count of equilibrated
+    (stuck) contacts.  ``geo`` (slots, 7): n_x, n_y, r_1p, r_2p, m_eff, body 1, body 2."""
+    N = X.shape[0]
+    M = xi.shape[0] // N
+    Y, D, mu, kt, gt, gx, gy = P[0], P[1], P[2], P[3], P[4], P[5], P[6]
+    F = _np.zeros((N, 3))
+    for i in range(N):
+        if minv[i] > 0:  # a disc of infinite mass is fixed
+            F[i, 0] = gx / minv[i]
+            F[i, 1] = gy / minv[i]
+    nd_ = 0
+    for i in range(N):
+        for j in range(i + 1, M):
+            s = i * M + j
+            if j < N and minv[i] == 0 and minv[j] == 0:  # two fixed discs
+                act[s] = 0
+                vt[s] = 0.0
+                continue
+            if j >= N and minv[i] == 0:  # a fixed disc and a wall
+                act[s] = 0
+                vt[s] = 0.0
+                continue
+            if j < N:
+                dx = X[j, 0] - X[i, 0]
+                dy = X[j, 1] - X[i, 1]
+                dist = _math.sqrt(dx * dx + dy * dy)
+                nx, ny = dx / dist, dy / dist
+                d = rad[i] + rad[j] - dist
+                b1, b2 = i, j
+                m1, I1, r1p, r2p = minv[i], Iinv[i], rad[i] - d / 2, rad[j] - d / 2
+                v1x, v1y, w1 = X[i, 3], X[i, 4], X[i, 5]
+            else:
+                w = j - N
+                nx, ny = wall_n[w, 0], wall_n[w, 1]
+                d = rad[i] - ((X[i, 0] - wall_p[w, 0]) * nx + (X[i, 1] - wall_p[w, 1]) * ny)
+                b1, b2 = -1, i
+                m1, I1, r1p, r2p = 0.0, 0.0, 0.0, rad[i] - d / 2
+                v1x, v1y, w1 = 0.0, 0.0, 0.0
+            tx, ty = -ny, nx
+            dvx, dvy = X[b2, 3] - v1x, X[b2, 4] - v1y
+            dd = -(dvx * nx + dvy * ny)
+            g = dvx * tx + dvy * ty - X[b2, 5] * r2p - w1 * r1p
+            vt[s] = g
+            dl[s] = d
+            h_o, h_f, fn, meff, E = normal_law(d, dd, m1, minv[b2], r1p, r2p, I1, Iinv[b2], Y, D)
+            if not (h_o >= 0 and h_f > 0):  # on h_o = 0: a contact if it pushes
+                act[s] = 0
+                continue
+            act[s] = 1
+            Fn[s] = fn
+            el[s] = E
+            geo[s, 0], geo[s, 1], geo[s, 2], geo[s, 3], geo[s, 4] = nx, ny, r1p, r2p, meff
+            geo[s, 5], geo[s, 6] = b1, b2
+            xrate[s] = 0.0
+            xset[s] = _np.nan
+            if method == 1:
+                FS, xr, hp, hm, Fp, Fm, xp, xm = cs_law(xi[s], g, fn, meff, Y, kt, gt, mu)
+                if hp > 0:
+                    ft = Fp
+                    xset[s] = xp
+                elif hm < 0:
+                    ft = Fm
+                    xset[s] = xm
+                else:
+                    ft = FS
+                    xrate[s] = xr
+            elif stuck[s] != 0 or g == 0:
+                ft = Fs[s]  # warm start: equilibrated below
+                defer[nd_] = s
+                nd_ += 1
+            else:
+                FI, FII, _ = coulomb_law(0.0, fn, mu)
+                ft = FI if g > 0 else FII
+            Ft[s] = ft
+            F[b2, 0] += fn * nx + ft * tx
+            F[b2, 1] += fn * ny + ft * ty
+            F[b2, 2] -= r2p * ft
+            if b1 >= 0:
+                F[b1, 0] -= fn * nx + ft * tx
+                F[b1, 1] -= fn * ny + ft * ty
+                F[b1, 2] -= r1p * ft
+    # the stuck contacts, one after the other (K-M §5: each contact's constraint with its
+    # m_eff,tan and eq 22's f_ext from the current accelerations of its two bodies)
+    for sweep in range(int(P[7])):
+        for k in range(nd_):
+            s = defer[k]
+            fe = _external(F, geo, s, minv, Iinv) - Ft[s]
+            FI, FII, la = coulomb_law(fe, Fn[s], mu)
+            lam[s] = la
+            if 0 <= la <= 1:
+                fnew = (1 - la) * FI + la * FII   # eq 9: the tangential acceleration vanishes (eq 14)
+            elif la < 0:
+                fnew = FI
+            else:
+                fnew = FII
+            _add_tangential(F, geo, s, fnew - Ft[s])
+            Ft[s] = fnew
+    nd[0] = nd_
+    if method != 1:  # lam of the other contacts: whether they may enter sticking
+        for s in range(act.shape[0]):
+            if act[s] != 0 and not (stuck[s] != 0 or vt[s] == 0):
+                fe = _external(F, geo, s, minv, Iinv) - Ft[s]
+                lam[s] = coulomb_law(fe, Fn[s], mu)[2]
+    for i in range(N):
+        dX[i, 0], dX[i, 1], dX[i, 2] = X[i, 3], X[i, 4], X[i, 5]
+        dX[i, 3] = F[i, 0] * minv[i]
+        dX[i, 4] = F[i, 1] * minv[i]
+        dX[i, 5] = F[i, 2] * Iinv[i]
+    return nd_
+
+
+@njit(cache=True, error_model="numpy")
+def _external(F, geo, s, minv, Iinv):
+    """``m_eff,tan`` times the relative tangential acceleration of the contact points
+    (eq 22) under the forces ``F`` assembled so far."""
+    nx, ny, r1p, r2p, meff = geo[s, 0], geo[s, 1], geo[s, 2], geo[s, 3], geo[s, 4]
+    b1, b2 = int(geo[s, 5]), int(geo[s, 6])
+    tx, ty = -ny, nx
+    a = (F[b2, 0] * tx + F[b2, 1] * ty) * minv[b2] - F[b2, 2] * Iinv[b2] * r2p
+    if b1 >= 0:
+        a -= (F[b1, 0] * tx + F[b1, 1] * ty) * minv[b1] + F[b1, 2] * Iinv[b1] * r1p
+    return meff * a
+
+
+@njit(cache=True, error_model="numpy")
+def _add_tangential(F, geo, s, df):
+    nx, ny, r1p, r2p = geo[s, 0], geo[s, 1], geo[s, 2], geo[s, 3]
+    b1, b2 = int(geo[s, 5]), int(geo[s, 6])
+    F[b2, 0] -= df * ny
+    F[b2, 1] += df * nx
+    F[b2, 2] -= r2p * df
+    if b1 >= 0:
+        F[b1, 0] += df * ny
+        F[b1, 1] -= df * nx
+        F[b1, 2] -= r1p * df
+
+
+@njit(cache=True, error_model="numpy")
+def run(X, xi, stuck, Fs, gprev, P, method, minv, Iinv, rad, wall_p, wall_n, h, n_steps, keep, rows,
+        act, vt, Fn, Ft, lam):
+    """Heun's method for ``n_steps`` steps of ``h``; every ``keep``-th state (and the
+    first) into ``rows`` (n_rows, 9): t/h, centre of mass x, y, kinetic energy, potential
+    energy, normal elastic energy, active contacts, stuck contacts, largest overlap/radius.
+    Exact friction runs Heun in the tableau form ``u + h/2 (k1 + k2)`` with the stuck flags
+    held in the step and decided after it (:mod:`nsfric.schemes.delta`); Cundall-Strack in
+    the stage form (``(u1 + u2)/2``) with the law's projection of ``xi`` while slipping."""
+    N = X.shape[0]
+    S = act.shape[0]
+    mass = _np.where(minv > 0, 1.0 / minv, 0.0)  # fixed discs: not counted
+    dX0 = _np.empty_like(X)
+    dX1 = _np.empty_like(X)
+    xr0, xs0 = _np.zeros(S), _np.zeros(S)
+    xr1, xs1 = _np.zeros(S), _np.zeros(S)
+    vts, dl, el = _np.zeros(S), _np.zeros(S), _np.zeros(S)
+    lam1, vt1, Fn1, Ft1 = _np.zeros(S), _np.zeros(S), _np.zeros(S), _np.zeros(S)
+    act1 = _np.zeros(S, _np.int8)
+    geo = _np.zeros((S, 7))
+    defer = _np.zeros(S, _np.int64)
+    nd = _np.zeros(1, _np.int64)
+    evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
+             dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer)
+    for s in range(S):
+        gprev[s] = vt[s]
+    r = 0
+    for n in range(n_steps + 1):
+        if n % keep == 0 or n == n_steps:
+            _record(rows, r, n, X, mass, Iinv, P, act, dl, el, stuck, rad)
+            r += 1
+        if n == n_steps:
+            break
+        X1 = X + h * dX0
+        xi1 = _xi_stage(xi, h, xr0, xs0, act)
+        for s in range(S):
+            Fs[s] = Ft[s] if act[s] else 0.0
+        evaluate(X1, xi1, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
+                 dX1, act1, vts, Fn1, Ft1, lam1, xr1, xs1, dl, el, geo, defer)
+        for s in range(S):
+            Fs[s] = Ft1[s] if act1[s] else 0.0
+        if method == 1:
+            X2 = X + h * dX1
+            xi2 = _xi_stage(xi, h, xr1, xs1, act1)
+            X = 0.5 * X1 + 0.5 * X2
+            xi = 0.5 * xi1 + 0.5 * xi2
+        else:
+            X = X + (h / 2) * (dX0 + dX1)
+        evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
+                 dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer)
+        changed = False
+        for s in range(S):
+            if not act[s]:
+                if stuck[s]:
+                    changed = True
+                stuck[s] = 0
+                xi[s] = 0.0
+                Fs[s] = 0.0
+            elif method != 1:
+                g0 = gprev[s]
+                crossed = g0 * vt[s] <= 0 or g0 * vts[s] <= 0
+                inband = 0 <= lam[s] <= 1
+                if not stuck[s] and crossed and inband:
+                    stuck[s] = 1
+                    changed = True
+                elif stuck[s] and not inband:
+                    stuck[s] = 0
+                    changed = True
+            gprev[s] = vt[s]
+        if method == 2 and _project(X, act, stuck, geo, minv, Iinv):
+            changed = True
+        if changed:  # the next step's first slope with the new flags (and velocities)
+            for s in range(S):
+                Fs[s] = Ft[s] if act[s] else 0.0
+            evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
+                     dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer)
+            if method == 2:
+                for s in range(S):
+                    gprev[s] = vt[s]
+        if not _np.all(_np.isfinite(X)):
+            rows[r:, :] = _np.nan
+            break
+    return X, xi
+
+
+@njit(cache=True, error_model="numpy")
+def _project(X, act, stuck, geo, minv, Iinv):
+    """Velocity projection of the stuck contacts (K-M §§4, 6, Hairer & Wanner II p 471):
+    one after the other, the impulse ``-m_eff,tan v_t`` along the tangent sets the
+    contact's relative tangential velocity to zero (eq 21's mass: exactly); each impulse
+    removes kinetic energy ``m_eff,tan v_t^2/2``.  Returns the number of projections."""
+    k = 0
+    for s in range(act.shape[0]):
+        if act[s] == 0 or stuck[s] == 0:
+            continue
+        nx, ny, r1p, r2p, meff = geo[s, 0], geo[s, 1], geo[s, 2], geo[s, 3], geo[s, 4]
+        b1, b2 = int(geo[s, 5]), int(geo[s, 6])
+        tx, ty = -ny, nx
+        g = X[b2, 3] * tx + X[b2, 4] * ty - X[b2, 5] * r2p
+        if b1 >= 0:
+            g -= X[b1, 3] * tx + X[b1, 4] * ty + X[b1, 5] * r1p
+        J = -meff * g
+        X[b2, 3] += J * minv[b2] * tx
+        X[b2, 4] += J * minv[b2] * ty
+        X[b2, 5] -= r2p * J * Iinv[b2]
+        if b1 >= 0:
+            X[b1, 3] -= J * minv[b1] * tx
+            X[b1, 4] -= J * minv[b1] * ty
+            X[b1, 5] -= r1p * J * Iinv[b1]
+        k += 1
+    return k
+
+
+@njit(cache=True, error_model="numpy")
+def _xi_stage(xi, h, rate, xset, act):
+    """``xi + h rate``, or the law's projection where the contact slips (Führer et al.
+    eq 3, the adjustment of :class:`~nsfric.schemes.field.DiscreteField`)."""
+    out = _np.zeros_like(xi)
+    for s in range(act.shape[0]):
+        if act[s]:
+            out[s] = xset[s] if _np.isfinite(xset[s]) else xi[s] + h * rate[s]
+    return out
+
+
+@njit(cache=True, error_model="numpy")
+def _record(rows, r, n, X, mass, Iinv, P, act, dl, el, stuck, rad):
+    N = X.shape[0]
+    M = act.shape[0] // N
+    mt = 0.0
+    cx = cy = ek = ep = 0.0
+    for i in range(N):
+        mt += mass[i]
+        cx += mass[i] * X[i, 0]
+        cy += mass[i] * X[i, 1]
+        ek += 0.5 * mass[i] * (X[i, 3] ** 2 + X[i, 4] ** 2)
+        if Iinv[i] > 0:
+            ek += 0.5 * X[i, 5] ** 2 / Iinv[i]
+        ep -= mass[i] * (P[5] * X[i, 0] + P[6] * X[i, 1])
+    na = ns = 0
+    ee = ov = 0.0
+    for s in range(act.shape[0]):
+        if act[s]:
+            na += 1
+            ns += stuck[s]
+            ee += el[s]
+            ov = max(ov, dl[s] / rad[s // M])
+    rows[r, 0] = n
+    rows[r, 1], rows[r, 2] = cx / mt, cy / mt
+    rows[r, 3], rows[r, 4], rows[r, 5] = ek, ep, ee
+    rows[r, 6], rows[r, 7], rows[r, 8] = na, ns, ov

@@ -1,0 +1,313 @@
+"""Figures of the block on a slope (Krengel & Matuttis Figs 2-5), each with its CSV.
+
+``nsfric run slope-block`` calls :func:`run_all`, which writes
+
+* ``reference-coulomb.csv`` / ``reference-cundall-strack.csv`` (+ JSON): the exact
+  references at the Table 1 parameters (Filippov, cross-checked with IDA);
+* ``fig2-slope-15deg.png`` / ``.csv``: horizontal and tangential position of a 1 cm
+  block at 15 deg, delta-approximated DAE friction (Heun) and Cundall-Strack (Heun),
+  with and without damping, with the exact references;
+* ``fig3-slope-30deg.png`` / ``.csv``: the same at 30 deg (critical angle 31 deg), grip;
+  the rotating block also ``fig2-slope-15deg-rotating-corners`` and
+  ``fig3-slope-30deg-rotating-corners`` (``.csv``, ``.png``), one frictional contact per
+  corner with and without damping (:mod:`nsfric.papers.krengel_matuttis.slope_block_series`);
+* ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg); the
+  rotating block also ``fig4-drift-dt-rotating-corners.csv``, the delta schemes with one
+  frictional contact per corner (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners`);
+* ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
+  delta-Heun, delta-BDF2 and delta-BDF5; the rotating block also
+  ``fig5-drift-size-rotating-corners.csv`` (and ``.png``), with one frictional contact per corner;
+* ``summary.json``: the drift tables, grip times and the Cundall-Strack amplitude (the
+  rotating block also the exact 35 deg slide acceleration, ``slide35``).
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from nsfric.io import write_csv_with_sidecar, write_json, versions
+from nsfric.plotting import figure, save
+from nsfric.papers.krengel_matuttis import slope_block_study as S
+
+DTS = (1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5)
+SIZES = (1e-3, 2e-3, 5e-3, 1e-2, 2e-2, 5e-2, 0.1, 0.2, 0.5, 1.0)
+STYLE = {
+    "DAE delta-Heun": dict(color="C0", lw=1.2),
+    "CS Heun": dict(color="C1", lw=1.2),
+    "exact static friction": dict(color="k", lw=1.0, ls="--"),
+    "exact CS law": dict(color="C3", lw=1.0, ls=":"),
+    "CS viscous Heun": dict(color="C2", lw=1.0, ls="-."),
+}
+FLOOR = 1e-16  # where exactly-zero drifts are drawn on log axes
+
+
+def _obj(values):
+    return np.array(list(values), dtype=object)
+
+
+def _title(key):
+    if isinstance(key, str):
+        return f"damping: {key}"
+    return f"{'with' if key else 'without'} damping"
+
+
+def add_caption(fig, lines):
+    """Caption below the axes (Table 1, differences from the paper)."""
+    fig.text(0.01, -0.01, "\n".join(lines), fontsize=6.5, va="top", ha="left", wrap=True)
+
+
+def plot_time_series(data, alpha, fig_no, caption=(), block=""):
+    ncol = len(data)
+    fig, axes = figure(2, ncol, figsize=(5.0 * ncol, 6.2), sharex=True)
+    for j, (key, cur) in enumerate(data.items()):
+        for label, s in cur.items():
+            if not len(s["t"]):  # no data (a failed reference): named in this panel's legend, not drawn
+                axes[0, j].plot([], [], " ", label=f"{label}: no data ({s.get('failed', '')})")
+                axes[0, j].legend(fontsize=6)
+                continue
+            kw = STYLE.get(label, {})
+            axes[0, j].plot(s["t"] * 1e3, s["x_h"] * 1e6, label=label, **kw)
+            axes[1, j].plot(s["t"] * 1e3, s["x"] * 1e6, label=label, **kw)
+        axes[0, j].set_title(_title(key), fontsize=9)
+        axes[1, j].set_xlabel("t [ms]")
+    axes[0, 0].set_ylabel("horizontal position [µm]")
+    axes[1, 0].set_ylabel("tangential position x [µm]")
+    axes[0, 0].legend(fontsize=7)
+    for ax in axes.ravel():
+        ax.grid(True, alpha=0.3)
+    fig.suptitle(f"Fig {fig_no} analogue (Krengel & Matuttis){block}: 1 cm block at {alpha:g}°, "
+                 "dt = 5e-6 s, Table 1", fontsize=10)
+    add_caption(fig, caption)
+    return fig
+
+
+def time_series_columns(data) -> dict:
+    cols = {"damping": [], "series": [], "scheme": [], "t": [], "x_h": [], "x": []}
+    text = any(isinstance(k, str) for k in data)
+    for damping, cur in data.items():
+        for label, s in cur.items():
+            n = len(s["t"])
+            cols["damping"] += [damping] * n
+            cols["series"] += [label] * n
+            cols["scheme"] += [s["scheme"]] * n
+            cols["t"] += list(s["t"])
+            cols["x_h"] += list(s["x_h"])
+            cols["x"] += list(s["x"])
+    out = {k: np.asarray(v, dtype=float) for k, v in cols.items() if k not in ("series", "scheme", "damping")}
+    out["damping"] = _obj(cols["damping"]) if text else np.asarray(cols["damping"], dtype=float)
+    out["series"], out["scheme"] = _obj(cols["series"]), _obj(cols["scheme"])
+    return {k: out[k] for k in ("damping", "series", "scheme", "t", "x_h", "x")}
+
+
+def _drift_lines(ax, xs, rs, color, label, marker, xname):
+    x = np.array(xs)
+    plain = np.abs([r["drift"] for r in rs])
+    mean = np.array([r["mean_abs"] for r in rs])
+    ok = np.isfinite(plain)
+    if len(rs) and any(np.isfinite(r["max_abs"]) and r["max_abs"] != abs(r["drift"]) for r in rs):
+        lo = np.array([r["min_abs"] for r in rs])
+        hi = np.array([r["max_abs"] for r in rs])
+        m = np.isfinite(mean)
+        ax.loglog(x[m], np.maximum(mean[m], FLOOR), "-", color=color, label=f"{label}: mean over grid phases")
+        ax.fill_between(x[m], np.maximum(lo[m], FLOOR), np.maximum(hi[m], FLOOR), color=color, alpha=0.15)
+        ax.loglog(x[ok], np.maximum(plain[ok], FLOOR), marker, color=color, ms=4, ls="none",
+                  label=f"{label}: run from t = 0")
+    else:
+        ax.loglog(x[ok], np.maximum(plain[ok], FLOOR), marker + "-", color=color, ms=4, label=label)
+    for xv in x[~ok]:  # no data there: named in the legend (no handle), nothing on the data scale
+        ax.plot([], [], " ", label=f"{label}: diverged at {xname} = {xv:g} (no point)")
+
+
+def outside_legend(ax):
+    """The legend beside the axes (right): it hides no data; a diverged point is named in
+    it, never drawn."""
+    ax.legend(fontsize=6.5, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+def plot_drift_dt(rows, exact, window, caption=(), block=""):
+    fig, axes = figure(1, 1, figsize=(7.0, 5.0))
+    ax = axes[0, 0]
+    marks = "os^vD"
+    for k, scheme in enumerate(dict.fromkeys(r["scheme"] for r in rows)):
+        rs = [r for r in rows if r["scheme"] == scheme]
+        _drift_lines(ax, [r["dt"] for r in rs], rs, f"C{k}", f"{scheme} ({rs[0]['law']})", marks[k % 5],
+                     "dt")
+    ex = max(abs(v["drift"]) for k, v in exact.items() if k != "cs")
+    ax.axhline(max(ex, FLOOR), color="k", ls="--", lw=1,
+               label=f"exact static friction (Filippov, IDA): drift {ex:.1g} m")
+    if "cs" in exact:
+        ax.axhline(max(abs(exact["cs"]["drift"]), FLOOR), color="C4", ls=":", lw=1,
+                   label=f"exact CS law (IDA): x(t1) - x(t0) = {exact['cs']['drift']:.2g} m")
+    ax.set_xlabel("dt [s]")
+    ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
+    ax.set_title(f"Fig 4 analogue{block}: drift of a 1 cm block at 15° (zero drawn at 1e-16 m)", fontsize=9)
+    outside_legend(ax)
+    ax.grid(True, which="both", alpha=0.3)
+    add_caption(fig, caption)
+    return fig
+
+
+def plot_drift_size(rows, window, dt, caption=(), block=""):
+    fig, axes = figure(1, 1, figsize=(7.0, 5.0))
+    ax = axes[0, 0]
+    marks = {"heun": "o", "bdf2": "s", "bdf5": "^"}
+    for k, integ in enumerate(dict.fromkeys(r["integrator"] for r in rows)):
+        rs = [r for r in rows if r["integrator"] == integ]
+        if integ == "exact":  # the solvers the rows name (IDA, or Filippov where IDA failed)
+            d = np.array([abs(r["drift"]) for r in rs])
+            solvers = ", ".join(dict.fromkeys(r.get("scheme", "exact (ida)").removeprefix("exact ").strip("()")
+                                              for r in rs))
+            top = f"max drift {np.nanmax(d):.1g} m" if np.isfinite(d).any() else "no data"
+            ax.loglog([r["l"] for r in rs], np.maximum(d, FLOOR), "k--", marker="x", ms=4,
+                      label=f"exact static friction ({solvers}): {top}")
+            for l in (r["l"] for r, v in zip(rs, d) if not np.isfinite(v)):
+                ax.plot([], [], " ", label=f"exact static friction: no data at l = {l:g}")
+            continue
+        _drift_lines(ax, [r["l"] for r in rs], rs, f"C{k}", f"delta-{integ}", marks.get(integ, "o"), "l")
+    ax.set_xlabel("block size l [m]")
+    ax.set_ylabel(f"|x({window[1]:g} s) - x({window[0]:g} s)| [m]")
+    ax.set_title(f"Fig 5 analogue{block}: drift against particle size, 15°, dt = {dt:g} s (zero at 1e-16 m)",
+                 fontsize=9)
+    outside_legend(ax)
+    ax.grid(True, which="both", alpha=0.3)
+    add_caption(fig, caption)
+    return fig
+
+
+def _rows_columns(rows, keys) -> dict:
+    out = {}
+    for k in keys:
+        vals = [r.get(k) for r in rows]
+        out[k] = _obj(vals) if any(isinstance(v, str) for v in vals) else np.asarray(vals, dtype=float)
+    return out
+
+
+def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
+            windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES, mechanism=None,
+            corners_mechanism=None) -> dict:
+    """Write Table 1, the references, Figs 2-5 with their CSVs and ``summary.json`` (see
+    module); for the rotating block the files end in ``-rotating``, Figs 2-3 show the
+    damping variants one at a time, and ``drift-mechanism.csv`` holds the drift with
+    one ingredient changed at a time (both blocks; ``mechanism``: its options, or
+    False to skip), ``drift-mechanism-corners.csv`` the same per corner
+    (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`; ``corners_mechanism``: its options,
+    or False to skip).
+
+    ``dts``, ``sizes``, ``t_series`` (end of Figs 2-3), the drift ``windows`` of Figs 4
+    and 5 and the number of grid phases can be reduced for quick runs (the tests)."""
+    w4, w5 = windows
+    from nsfric.solvers.crosscheck import disagreement
+    from nsfric.cases.reference import reference_meta
+    from nsfric.papers.krengel_matuttis import slope_block_table as T
+
+    rot = bool(getattr(case, "rotating", False))
+    suffix, block = ("-rotating", " (rotating block)") if rot else ("", "")
+    written, summary = [], {"case": case.name, "reference": case.reference, "versions": versions()}
+    meta0 = {"case": case.name, "reference": case.reference, "versions": versions()}
+    cols, meta = T.table1(case)
+    path = os.path.join(out_dir, "table1.csv")
+    write_csv_with_sidecar(path, cols, dict(meta0, **meta))
+    written.append(path)
+    table = T.caption(case)
+    for law in case.laws:
+        if progress:
+            progress(f"{case.name}: reference for {law}")
+        sol = case.reference_solution(law, samples=2001)
+        other = case.reference_solution(law, solver="ida", samples=2001)
+        path = os.path.join(out_dir, f"reference-{law}.csv")
+        write_csv_with_sidecar(path, sol.columns(), reference_meta(case, law, sol, disagreement(sol, other)))
+        written.append(path)
+    mech = []
+    if rot and mechanism is not False:
+        from nsfric.cases.base import get_case
+        from nsfric.papers.krengel_matuttis.slope_block_mechanism import mechanism_rows
+
+        mech = mechanism_rows([get_case("slope-block"), case], progress=progress, **(mechanism or {}))
+        path = os.path.join(out_dir, "drift-mechanism.csv")
+        write_csv_with_sidecar(path, _rows_columns(mech, ("block", "variant", "scheme", "drift", "mean_abs",
+                                                          "ratio_to_heun")),
+                               dict(meta0, alpha=15.0, dt=S.DT_PAPER, options=mechanism or {}))
+        written.append(path)
+    variants = S.DAMPING_SEPARATE if rot else S.DAMPING_BOTH
+    series = S.SERIES_ROTATING if rot else S.SERIES
+    for alpha, no in ((15.0, 2), (30.0, 3)):
+        data = S.time_series(case, alpha, t_end=t_series, progress=progress, variants=variants, series=series)
+        stem = os.path.join(out_dir, f"fig{no}-slope-{alpha:g}deg{suffix}")
+        write_csv_with_sidecar(stem + ".csv", time_series_columns(data),
+                               dict(meta0, figure=no, alpha=alpha, dt=S.DT_PAPER, t_end=t_series))
+        fig = plot_time_series(data, alpha, no, T.time_series_caption(case, table), block)
+        written += [stem + ".csv", save(fig, stem + ".png")]
+        summary[f"fig{no}"] = {
+            (f"damping={d}" if isinstance(d, str) else f"damping={d:g}"): {
+                lab: {"x_end": float(s["x"][-1]), "settle_time": S.settle_time(s["t"], s["x"]),
+                      "first_stick": next((tt for k, tt in s["events"] if k == "stick"), None),
+                      "events": s["events"][:6], "n_events": len(s["events"])}
+                for lab, s in cur.items()}
+            for d, cur in data.items()}
+    if rot:  # Figs 2-3 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_series)
+        from nsfric.papers.krengel_matuttis.slope_block_series import write_figures
+
+        got = write_figures(case, out_dir, table, t_end=t_series, progress=progress, meta=meta0)
+        written += got["written"]
+        summary.update(got["summary"])
+    exact = S.exact_drift(case, {"alpha": 15.0}, w4)
+    cs = S.exact(case, "cundall-strack", {"alpha": 15.0}, w4[1])
+    exact["cs"] = {"drift": S.drift_of(cs.t, cs["x"], w4), "solver": cs.solver}
+    rows4 = S.drift_vs_dt(case, dts, window=w4, n_phases=n_phases, progress=progress)
+    stem = os.path.join(out_dir, f"fig4-drift-dt{suffix}")
+    write_csv_with_sidecar(stem + ".csv", _rows_columns(rows4, ("scheme", "law", "dt", "drift", "mean_abs", "min_abs", "max_abs", "rate")),
+                           dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, exact=exact, n_phases=n_phases))
+    rows_c = ()
+    if rot:  # Fig 4 with one frictional contact per corner (nsfric.schemes.corners)
+        from nsfric.papers.krengel_matuttis.slope_block_corners import COLUMNS, corner_drift_rows
+
+        rows_c = corner_drift_rows(case, window=w4, progress=progress)
+        path = stem + "-corners.csv"
+        write_csv_with_sidecar(path, _rows_columns(rows_c, COLUMNS),
+                               dict(meta0, figure=4, law="coulomb-corners", alpha=15.0, l=0.01, window=w4))
+        written.append(path)
+        summary["fig4_corners"] = {"window": w4, "rows": rows_c}
+    mech_c = []
+    if rot and corners_mechanism is not False:  # why BDF drifts less than Heun per corner
+        from nsfric.papers.krengel_matuttis.slope_block_corners_mechanism import write_rows
+
+        mech_c, path = write_rows(case, out_dir, meta0, window=w4, progress=progress, **(corners_mechanism or {}))
+        written.append(path)
+    fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech, rows_c)
+                        + T.fig4_corners_mechanism_caption(mech_c), block)
+    written += [stem + ".csv", save(fig, stem + ".png")]
+    rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
+    stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
+    write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
+                                                   "stick_time")),
+                           dict(meta0, figure=5, alpha=15.0, dt=S.DT_PAPER, window=w5, n_phases=n_phases))
+    rows5c = ()
+    if rot:  # Fig 5 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_corners)
+        from nsfric.papers.krengel_matuttis.slope_block_corners import fig5_caption_line, write_fig5
+
+        rows5c = write_fig5(case, stem + "-corners.csv", meta0, window=w5, progress=progress)  # its own sizes
+        written.append(stem + "-corners.csv")
+        summary["fig5_corners"] = {"window": w5, "rows": rows5c}
+    fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5)
+                          + (fig5_caption_line(rows5c) if rot else []), block)
+    written += [stem + ".csv", save(fig, stem + ".png")]
+    if rot:  # the per-corner rows drawn on their own
+        from nsfric.papers.krengel_matuttis.verdicts_rotating import CORNER_SIZE_REASON
+
+        why = f"Why (tested, tests/test_corner_fig5.py): {CORNER_SIZE_REASON}."
+        fig = plot_drift_size(rows5c, w5, S.DT_PAPER, [table] + fig5_caption_line(rows5c) + [why],
+                              " (rotating block, one contact per corner)")
+        written.append(save(fig, stem + "-corners.png"))
+    summary.update(fig4={"window": w4, "n_phases": n_phases, "exact": exact, "rows": rows4},
+                   fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)
+    if progress:
+        progress(f"{case.name}: Cundall-Strack amplitude")
+    if rot:  # above the critical angle: sliding with the exact acceleration
+        summary["slide35"] = S.slide_acceleration(case, 35.0)
+    summary["cs_amplitude"] = [S.cs_amplitude(case, 15.0, p, window=(t_series / 2, t_series))
+                               for p in ({"gt_ratio": 0.0}, {"damping": 0.0}, {})]
+    path = os.path.join(out_dir, "summary.json")
+    write_json(path, summary)
+    written.append(path)
+    return {"written": written, "summary": summary}
