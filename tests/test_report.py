@@ -165,7 +165,8 @@ def test_cache_key_follows_the_sources(monkeypatch, tmp_path):
     files = cache.source_files(case)
     names = {os.path.basename(f) for f in files}
     assert {"normal_impact.py", "normal_impact_figures.py", "base.py", "laws.py"} <= names
-    assert not any(n.startswith("verdicts") or n.startswith("sliding_plates") for n in names)
+    assert "verdicts.py" in names  # the paper's package, all of it: its verdicts and figures
+    assert not any(p in f for f in files for p in ("fuhrer2024", "krengel_matuttis", "kuhn/"))  # no other paper's
     extra = tmp_path / "extra.py"
     extra.write_text("a = 1\n")
     monkeypatch.setattr(cache, "source_files", lambda c: files + [str(extra)])

@@ -66,11 +66,13 @@ def _scheme_order(scheme):
 
 @functools.cache  # read the installed distributions once per process, not per lookup
 def _plugins_installed() -> bool:
+    """Whether a distribution other than nsfric declares entry points of its groups."""
     from importlib.metadata import entry_points
 
     from ..plugins import GROUPS
 
-    return any(True for g in GROUPS.values() for _ in entry_points(group=g))
+    # nsfric's own (its papers) are in the table; any other distribution's are not
+    return any(not ep.value.startswith("nsfric.") for g in GROUPS.values() for ep in entry_points(group=g))
 
 
 def stored() -> dict | None:

@@ -67,7 +67,7 @@ def kernel_source() -> str:
         e, args = exprs[key]
         parts += [function_source(name, e, args),
                   f"{name} = njit(cache=True, error_model='numpy')({name})\n\n"]
-    return "".join(parts) + loop_template("km_heap_loop.py", __file__)
+    return "".join(parts) + loop_template("heap_loop.py", __file__)
 
 
 def kernels():

@@ -28,8 +28,16 @@ __all__ = ["CHECKS", "Check", "CheckResult", "Proof", "check", "reduce_expr", "r
 
 #: label of a check's source -> the paper's citation, from the installed paper plug-ins
 SOURCES = {p.label: p.citation for p in PAPERS.values()}
-for _paper in PAPERS.values():  # each paper plug-in registers its checks, in paper order
+for _paper in PAPERS.values():  # each paper plug-in registers its checks
     _paper.load("checks")
+
+
+def ordered() -> list:
+    """Every check, in paper order whichever paper's checks were imported first (a paper's
+    checks module imported directly loads this package, and the other papers, before
+    its own body runs)."""
+    rank = {label: i for i, label in enumerate(SOURCES)}
+    return sorted(CHECKS.values(), key=lambda c: rank.get(c.source.split()[0], len(rank)))
 
 
 def select(only: str | None = None) -> list:
@@ -41,7 +49,7 @@ def select(only: str | None = None) -> list:
     available checks) when nothing matches.
     """
     if only is None or not only.strip():
-        return list(CHECKS.values())
+        return ordered()
     pats = [p.strip().lower() for p in only.split(",") if p.strip()]
 
     def hit(name):
@@ -49,7 +57,7 @@ def select(only: str | None = None) -> list:
         return any(fnmatch.fnmatchcase(name, p) if any(c in p for c in "*?[") else p in name
                    for p in pats)
 
-    chosen = [c for c in CHECKS.values() if hit(c.name)]
+    chosen = [c for c in ordered() if hit(c.name)]
     if not chosen:
         raise ValueError(f"no check matches {only!r}; checks: {', '.join(CHECKS)}")
     return chosen
@@ -72,7 +80,7 @@ def _defaults(c: Check) -> str:
         if d is inspect.Parameter.empty:
             continue
         if callable(d):
-            text = f"`{d.__module__.replace('nsfric.symbolic.', '')}.{d.__qualname__}`"
+            text = f"`{d.__module__.removeprefix('nsfric.')}.{d.__qualname__}`"
         elif d is None:
             text = c.defaults.get(name, "the registered law")
         else:
@@ -107,14 +115,14 @@ def checks_markdown(results=None) -> str:
     if res:
         head, rule = head + " result | seconds |", rule + "---|---|"
     out += [head, rule]
-    for i, c in enumerate(CHECKS.values(), 1):
+    for i, c in enumerate(ordered(), 1):
         method = "exact" if c.method == "exact" else "partial"
         row = f"| {i} | [`{c.name}`](#{c.name}) | {c.source} | {_cell(c.statement)} | {method} |"
         if res and c.name in res:
             r = res[c.name]
             row += f" {'pass' if r.passed else 'FAIL'} | {r.seconds:.2f} |"
         out.append(row)
-    for i, c in enumerate(CHECKS.values(), 1):
+    for i, c in enumerate(ordered(), 1):
         out += ["", f"## {c.name}", "", f"**{i}. {c.source}** — {c.statement}", "",
                 f"*Method:* {c.method}", "", f"*Proof:* {' '.join(c.proof_text.split())}", "",
                 f"*Checked objects:* {_defaults(c)}"]
