@@ -32,6 +32,7 @@ from importlib.metadata import entry_points
 
 #: the entry-point groups nsfric reads
 GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws", "schemes": "nsfric.schemes", "papers": "nsfric.papers",
+          "conventions": "nsfric.conventions",
           "solvers": "nsfric.solvers"}
 
 
