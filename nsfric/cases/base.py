@@ -136,6 +136,8 @@ class Case:
     units: dict = {}
     #: parameters that set the initial state, {name: state symbol name}
     initial = {}
+    #: the names of the scalar observables of :meth:`observables` (``nsfric list CASE``)
+    observable_names: tuple = ()
 
     def __init__(self):
         self._models = {}

@@ -42,6 +42,12 @@ def _table(rows) -> None:
 def cmd_list(args):
     from . import names
 
+    if args.case is not None:
+        names.check_case(args.case)  # an unknown case before SymPy loads
+        from .describe import describe
+
+        print("\n".join(describe(args.case, names.names())))
+        return 0
     table = names.names()  # without plug-ins: the generated table, no SymPy or SciPy import
     print("cases:")
     _table([(name, c["reference"], "laws: " + ", ".join(c["laws"])
@@ -226,7 +232,9 @@ def build_parser():
     p.add_argument("--version", action="version", version=f"nsfric {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    s = sub.add_parser("list", help="list cases, laws, solvers and schemes")
+    s = sub.add_parser("list", help="list cases, laws, solvers and schemes; with CASE, that case's laws, "
+                       "parameters (defaults, units, ranges), observables and solvers")
+    s.add_argument("case", nargs="?", metavar="CASE", help="describe this case (see nsfric list)")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("reference", help="write an exact reference trajectory (CSV + JSON)")
@@ -235,7 +243,9 @@ def build_parser():
     s.add_argument("--solver", default="filippov", choices=names.solver_names())
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
-    s.add_argument("--samples", type=_count("--samples", 2, MAX_REFERENCE_SAMPLES), default=1001)
+    s.add_argument("--samples", type=_count("--samples", 2, MAX_REFERENCE_SAMPLES), default=1001,
+                   help=f"uniform output samples (the event times are added), 2 to {MAX_REFERENCE_SAMPLES} "
+                        "(default 1001)")
     s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
                         "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
@@ -267,7 +277,7 @@ def build_parser():
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     s.add_argument("--only", metavar="PATTERN", help="run the checks whose name or source contains PATTERN")
     s.set_defaults(func=cmd_check)
 

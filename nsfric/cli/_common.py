@@ -25,14 +25,46 @@ class _StoreOnce(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+#: the help of the options many commands share, where a command gives none of its own
+COMMON_HELP = {
+    "--law": "the case's law (default: its default law; the laws: nsfric list CASE)",
+    "--param": "parameter override NAME=VALUE, repeatable (names, defaults, units and ranges: "
+               "nsfric list CASE)",
+    "--t-end": "end time, > 0 (default: the case's)",
+    "--rtol": "relative tolerance of the reference solver, > 0 (default: the solver's)",
+    "--atol": "absolute tolerance of the reference solver, > 0 (default: the solver's)",
+    "--solver": "reference solver (default filippov; see nsfric list)",
+    "--jobs": "local worker processes",
+    "--connect-timeout": "seconds to wait for the Dask scheduler's answer",
+    "--fit-range": "the range of steps the observed order is fitted on (default: found automatically)",
+}
+#: the help of ``--out`` by its metavar
+OUT_HELP = {"FILE.csv": "the CSV file to write (its JSON sidecar beside it, same name .json)",
+            "DIR": "the output folder (created, or one nsfric wrote before)",
+            "FILE": "the file to write (its suffix as --format)"}
+
+
+def default_help(args, kwargs) -> str | None:
+    """The help of a shared option (:data:`COMMON_HELP`, :data:`OUT_HELP`), with its
+    default where it has one; None for any other."""
+    name = args[0] if args else ""
+    text = OUT_HELP.get(kwargs.get("metavar")) if name == "--out" else COMMON_HELP.get(name)
+    if text and kwargs.get("default") is not None and "default" not in text:
+        text += f" (default {kwargs['default']})"
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump
         raise UsageError(message)
 
     def add_argument(self, *args, **kwargs):
-        """Single-valued options (the default ``store`` action) refuse repetition."""
+        """Single-valued options (the default ``store`` action) refuse repetition; a
+        shared option without a help of its own gets :func:`default_help`'s."""
         if args and args[0].startswith("-") and kwargs.get("action") in (None, "store"):
             kwargs["action"] = _StoreOnce
+        if kwargs.get("help") is None and default_help(args, kwargs):
+            kwargs["help"] = default_help(args, kwargs)
         return super().add_argument(*args, **kwargs)
 
     def parse_known_args(self, args=None, namespace=None):
