@@ -19,6 +19,7 @@ import warnings
 import numpy as np
 
 from ..errors import BudgetError, CrossCheckFailed, SolverFailure, Unresolved, WorkerDied, ZenoError
+from ..extras import MissingExtra
 
 
 from ..io import check_output_path
@@ -357,7 +358,7 @@ def main(argv=None) -> int:
         _silence_stdout()
         print(f"nsfric: error: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
-    except (UsageError, ValueError) as e:
+    except (UsageError, ValueError, MissingExtra) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2

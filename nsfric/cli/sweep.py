@@ -104,6 +104,9 @@ def dask_client(args):
     if not (args.dask_local or args.scheduler):
         yield None
         return
+    from ..extras import require
+
+    require("distributed", "--dask-local" if args.dask_local else "--scheduler")
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # stderr keeps the one-line contract
@@ -135,6 +138,11 @@ def cmd_sweep(args):
     from ..study.results import write_sweep
     from ._common import UsageError, parse_params
 
+    from ..extras import require
+
+    require("netCDF4", "nsfric sweep (its sweep.nc)")  # before hours of computing
+    if args.dask_local or args.scheduler:
+        require("distributed", "--dask-local" if args.dask_local else "--scheduler")
     case = get_case(args.case)
     grid = parse_grid(args.grid)
     params = parse_params(args.param)

@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from ..cf import cf_units, global_attrs, nsfric_unit, time_attrs
+from ..extras import require
 from ..io import atomic_files, check_output_path, versions
 
 FORMATS = {"csv": (".csv",), "yaml": (".yaml", ".yml"), "netcdf": (".nc",)}
@@ -260,6 +261,7 @@ def to_netcdf(ref: dict, path: str):
     ``event``; ``units`` and ``long_name`` on every variable; the inputs as attributes."""
     import xarray as xr
 
+    require("netCDF4", "a netCDF reference")
     cols = ref["trajectory_columns"]
     traj = np.array(ref["trajectory"], dtype=float)
     t_unit = ref["units"].get("t")
@@ -293,6 +295,7 @@ def to_netcdf(ref: dict, path: str):
 def from_netcdf(path: str) -> dict:
     import xarray as xr
 
+    require("netCDF4", "reading a netCDF reference")
     with xr.open_dataset(path, engine="netcdf4", decode_timedelta=False) as ds:
         a = ds.attrs
         cols = a["trajectory_columns"].split()
@@ -321,6 +324,8 @@ def check_format(fmt: str, out: str):
         raise ValueError(f"--format must be one of {sorted(FORMATS)}, got {fmt!r}")
     if not out.endswith(FORMATS[fmt]):
         raise ValueError(f"--out for --format {fmt} must end with {' or '.join(FORMATS[fmt])}, got {out!r}")
+    if fmt == "netcdf":
+        require("netCDF4", "--format netcdf")
     check_output_path(out, "--out", "file")
 
 

@@ -10,6 +10,7 @@ import os
 import numpy as np
 
 from ..cf import MIXED_UNITS, cf_units, global_attrs
+from ..extras import require
 from ..io import atomic_files, csv_text, json_text
 
 #: units of the solver statistics (counts and relative tolerances are dimensionless)
@@ -104,6 +105,7 @@ def sweep_columns(ds) -> dict:
 def write_sweep(ds, out_dir: str) -> list:
     """Write ``sweep.csv`` (tidy), ``sweep.nc`` (netCDF-4) and ``sweep.json``
     (strict JSON: provenance, columns, units) into ``out_dir``, all or nothing."""
+    require("netCDF4", "sweep.nc (the netCDF file of a sweep)")
     paths = [os.path.join(out_dir, n) for n in ("sweep.csv", "sweep.nc", "sweep.json")]
     cols = sweep_columns(ds)
     meta = {k: _loads(v) for k, v in ds.attrs.items()}
