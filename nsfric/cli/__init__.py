@@ -25,7 +25,7 @@ from ..extras import MissingExtra
 from ..io import check_output_path
 from ..outputs import output_folder
 from ._common import (MAX_REFERENCE_SAMPLES, UsageError, _Parser, _beside_option, _count,  # noqa: F401
-                      _positive, _progress,
+                      _positive, _progress, progress_option, set_progress,
                       caught_text, check_output_pair, parse_params)
 
 
@@ -179,10 +179,15 @@ def cmd_run(args):
 
         extra["cache_dir"] = default_cache()
     with output_folder(out, beside=args.beside_existing) as stage:
-        result = case.run(stage, progress=_progress, **extra)
+        result = case.run(stage, progress=lambda msg: _progress(msg if not msg or msg.startswith(case.name)
+                                                                else f"{case.name}: {msg}"), **extra)
     _progress("")
-    for path in result["written"]:
-        print(os.path.join(out, os.path.relpath(path, stage)))
+    paths = [os.path.join(out, os.path.relpath(path, stage)) for path in result["written"]]
+    for path in paths:
+        print(path)
+    from .summary import run_summary
+
+    print("\n" + "\n".join(run_summary(case, out, paths)))  # after a blank line: the paths stay first
     return 0
 
 
@@ -214,7 +219,8 @@ def cmd_report(args):
 
     check_output_path(args.out, "--out", "dir", beside=args.beside_existing)
     with output_folder(args.out, beside=args.beside_existing) as stage:
-        path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress,
+        path = build_report(stage, args.cases, checks=not args.no_checks,
+                            progress=lambda msg: _progress(f"report: {msg}" if msg else ""),
                             force=args.force)
     _progress("")
     print(os.path.join(args.out, os.path.relpath(path, stage)))
@@ -275,6 +281,7 @@ def build_parser():
                    help="neither read nor write the sweep point cache ($NSFRIC_CACHE_DIR/sweep or "
                         "~/.cache/nsfric/sweep)")
     _beside_option(s)
+    progress_option(s, "step (a figure, a table)")
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
@@ -288,6 +295,7 @@ def build_parser():
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
     _beside_option(s)
+    progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
 
     from . import export, study, sweep
@@ -385,6 +393,7 @@ def _run(argv) -> int:
         warnings.simplefilter("always")
         try:
             args = build_parser().parse_args(argv)
+            set_progress(getattr(args, "progress", None))
             return args.func(args)
         finally:
             plugin = [f"{w.category.__name__}: {w.message}" for w in caught

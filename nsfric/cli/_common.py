@@ -126,9 +126,56 @@ def caught_text(caught) -> set:
     return {f"{w.category.__name__}: {w.message}" for w in caught}
 
 
+#: ``--progress`` (and ``$NSFRIC_PROGRESS``): ``plain`` writes a line per step (a case, a
+#: figure, ~10 % of the points) to stderr, for logs without a terminal; ``bar`` rewrites
+#: one line in place (a sweep: a rich bar on a terminal); ``none`` is silent.  Without
+#: either: ``bar`` on a terminal, else ``none`` (stderr stays empty on success).
+PROGRESS_MODES = ("plain", "bar", "none")
+_MODE = {"progress": None}
+
+
+def set_progress(option: str | None = None) -> str:
+    """Set the progress mode of this command from ``--progress`` (None: not given), else
+    ``$NSFRIC_PROGRESS``, else by whether stderr is a terminal; returns it."""
+    mode = option or os.environ.get("NSFRIC_PROGRESS", "").strip() or None
+    if mode is not None and mode not in PROGRESS_MODES:
+        raise UsageError(f"NSFRIC_PROGRESS must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
+    _MODE["progress"] = mode
+    return progress_mode()
+
+
+def progress_mode() -> str:
+    """The progress mode in force (see :data:`PROGRESS_MODES`)."""
+    return _MODE["progress"] or ("bar" if sys.stderr.isatty() else "none")
+
+
+def progress_option(parser, what: str):
+    """``--progress {plain,bar,none}``: the option of the long commands."""
+    parser.add_argument("--progress", choices=PROGRESS_MODES, metavar="MODE",
+                        help=f"progress on stderr: plain (a line per {what}, for logs), bar (one line "
+                             "rewritten in place), none; default: $NSFRIC_PROGRESS, else bar on a terminal "
+                             "and none otherwise")
+
+
 def _progress(msg):
-    if sys.stderr.isatty():
+    """Report a step (``""``: the work is done)."""
+    mode = progress_mode()
+    if mode == "bar":
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
+    elif mode == "plain" and msg:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def _fraction(done: int, total: int, label: str):
+    """Report ``done`` of ``total`` tasks: a bar, or (plain) a line at every tenth."""
+    if progress_mode() == "plain":
+        step = max(total // 10, 1)
+        if done == total or done % step == 0:
+            print(f"{label}: {done}/{total}", file=sys.stderr, flush=True)
+        return
+    width = 30
+    k = int(width * done / max(total, 1))
+    _progress(f"{label} [{'#' * k}{'.' * (width - k)}] {done}/{total}")
 
 
 def _beside_option(parser):
