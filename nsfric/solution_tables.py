@@ -43,6 +43,28 @@ class TablesMixin:
         ``separated``): the :attr:`termination`."""
         return self.termination
 
+    def event_rows(self, grid) -> np.ndarray:
+        """0 or 1 per sample: 1 on the rows that are not on the output grid ``grid`` (the
+        times asked for, e.g. ``t_eval``), i.e. the rows added for an event -- at its time,
+        the state after it: a switch between grid times, or the state after a reset at a
+        grid time (then the grid row, the first at that time, holds the state before it).
+        Dropping the rows marked 1 leaves exactly the grid, bit for bit.
+
+        Raises
+        ------
+        ValueError
+            If a grid time is not a sample time of the solution.
+        """
+        self._not_batched("event_rows()")
+        t, grid = np.asarray(self.t, dtype=float), np.asarray(grid, dtype=float)
+        idx = np.searchsorted(t, grid, side="left")
+        found = (idx < len(t)) & (t[np.minimum(idx, len(t) - 1)] == grid)
+        if not found.all():
+            raise ValueError(f"grid time {grid[~found][0]!r} is not a sample time of the solution")
+        flags = np.ones(len(t), dtype=int)
+        flags[idx] = 0
+        return flags
+
     def _unit(self, name: str, units) -> dict:
         u = (units if units is not None else self.units).get(name)
         return {"units": u} if u else {}

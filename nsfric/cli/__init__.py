@@ -112,8 +112,9 @@ def cmd_reference(args):
                 raise UsageError(meaningless_line(cross))
             if not cross["passed"]:
                 raise CrossCheckFailed(failure_line(args.solver, cross))
-        cols = sol.columns()
+        cols = _with_event_column(sol, t_eval)
     meta = reference_meta(case, law, sol, cross)
+    meta["columns"] = {"event": EVENT_COLUMN}
     meta["warnings"] = sorted(set(sol.info.get("warnings", [])) | caught_text(caught))
     side = write_csv_with_sidecar(args.out, cols, meta, finite=extreme_hint(prob.params))
     _progress("")
@@ -123,6 +124,20 @@ def cmd_reference(args):
                 f"(tolerance {cross['tolerance']:.2e}, passed)")
     print(msg)
     return 0
+
+
+#: the sidecar's description of the ``event`` column of ``nsfric reference``
+EVENT_COLUMN = ("1 on the rows added for an event (at its time, the state after it: a switch between the grid "
+                "times, or the state after a reset at a grid time, whose grid row comes first with the state "
+                "before it), 0 on the uniform grid of --samples times: dropping the rows with event = 1 leaves "
+                "the grid")
+
+
+def _with_event_column(sol, grid) -> dict:
+    """``sol.columns()`` with the ``event`` column (0/1, written as integers) last."""
+    cols = sol.columns()
+    cols["event"] = sol.event_rows(grid).astype(object)
+    return cols
 
 
 def _own_reference(case, law, params, args):
@@ -148,8 +163,11 @@ def _own_reference(case, law, params, args):
     _progress(f"{case.name}/{law}: {own}")
     sol = case.reference_solution(law, params=params, t_end=args.t_end, samples=args.samples, **options)
     meta = reference_meta(case, law, sol)
+    meta["columns"] = {"event": EVENT_COLUMN}
     meta["warnings"] = sorted(sol.info.get("warnings", []))
-    side = write_csv_with_sidecar(args.out, sol.columns(), meta)
+    # its grid: `samples` times from the start to where the solver stopped (a separation)
+    cols = _with_event_column(sol, np.linspace(sol.t[0], sol.span[1], args.samples))
+    side = write_csv_with_sidecar(args.out, cols, meta)
     _progress("")
     print(f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events (solver {own}; "
           "no second solver of this model to cross-check)")
