@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .solution_batch import BatchMixin
+from .solution_tables import TablesMixin
 
 _EVENT_KEYS = {"t": "t", "kind": "kind", "from": "from_mode", "to": "to_mode", "y": "y"}
 
@@ -115,7 +116,7 @@ class StepInterpolant:
 
 
 @dataclass
-class Solution(BatchMixin):
+class Solution(BatchMixin, TablesMixin):
     """The result of a reference solve or of a discrete run (see module docstring).
 
     Attributes
@@ -128,7 +129,8 @@ class Solution(BatchMixin):
         ``nsteps``, ``nevents``; a discrete run adds ``seconds`` (wall time)
     tolerances : dict, ``rtol``, ``atol`` (and method); ``{"dt": dt}`` for a scheme
     t_span : (t0, t_end) asked for
-    termination : str, why the run ended
+    termination : str, why the run ended (also :attr:`message`; :attr:`success` and
+        :attr:`status` as ``solve_ivp``'s; ``to_xarray()``, ``to_dataframe()``)
     t : sample times (reference: uniform grid plus event times; discrete: the rows);
         ``y`` the states there, ``modes`` the mode of each sample
     summary : dict of scalar observables (empty by default), written into sidecars
@@ -138,6 +140,8 @@ class Solution(BatchMixin):
         run (empty unless asked): ``label`` numbers the stage within its step (1, 2,
         ...), ``row`` is the row the step starts from
     batch : int or None, the number of members of a batched run (None: one run)
+    units : dict, the unit of ``t``, each state and derived quantity, where known (a
+        case's solve fills it)
     """
 
     model: object
@@ -160,6 +164,7 @@ class Solution(BatchMixin):
     dt: float | None = None
     stages: list = field(default_factory=list)
     batch: int | None = None
+    units: dict = field(default_factory=dict)
     #: batched run: the function that finds the modes of its rows (see :meth:`from_batch`)
     _mode_codes: object = field(default=None, repr=False)
 

@@ -109,7 +109,7 @@ def test_run_folder_appears_at_once_beside_the_users_files(tmp_path):
     assert p.returncode == 0, p.stderr
     assert (out / "notes.txt").read_text() == "the user's"  # never deleted (issue 24)
     assert (out / "reference-linear-dashpot.csv").exists()
-    printed = p.stdout.split()
+    printed = p.stdout.split("\n\n")[0].split()  # the paths, before the summary
     assert printed and all(os.path.exists(tmp_path / q) for q in printed)  # final paths printed
     assert sorted(os.listdir(tmp_path)) == ["res"]
 

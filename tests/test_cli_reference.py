@@ -89,8 +89,10 @@ def test_run_writes_reference_figures(tmp_path, capsys):
             "reference-linear-dashpot-force-end.csv", "reference.png"} <= names
     assert not any(n.startswith(".tmp-") for n in names)
     names.remove(".nsfric-manifest.json")  # what nsfric wrote there (issue 24)
-    printed = capsys.readouterr().out.split()
-    assert sorted(os.path.basename(p) for p in printed) == sorted(names)
+    paths, summary = capsys.readouterr().out.split("\n\n")  # the paths, then the summary
+    assert sorted(os.path.basename(p) for p in paths.split()) == sorted(names)
+    assert summary.startswith(f"normal-impact: wrote {len(names)} files into {tmp_path}: ")
+    assert "\nverdicts: " in summary and "\nreport: nsfric report --cases normal-impact" in summary
 
 
 def test_the_cli_reference_solves_with_the_case_solver_defaults(tmp_path):

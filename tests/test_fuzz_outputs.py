@@ -329,7 +329,8 @@ def test_report_and_default_run_folder_replace_their_own_outputs(work, capsys, m
     assert (work / "rep" / "tiny" / "a.csv").read_text() == "x\n2\n"
     assert sorted(outputs.read_manifest(str(work / "rep"))) == ["index.html", "tiny/a.csv", "tiny/c.txt",
                                                                 "tiny/sub/b.json"]
-    assert out.split() == [os.path.join("out", "tiny", n) for n in ("a.csv", os.path.join("sub", "b.json"), "c.txt")]
+    assert out.split("\n\n")[0].split() == [os.path.join("out", "tiny", n)  # the paths, then the summary
+                                          for n in ("a.csv", os.path.join("sub", "b.json"), "c.txt")]
     no_temporaries(work)
 
 

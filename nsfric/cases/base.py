@@ -130,6 +130,8 @@ class Case:
     units: dict = {}
     #: parameters that set the initial state, {name: state symbol name}
     initial = {}
+    #: the names of the scalar observables of :meth:`observables` (``nsfric list CASE``)
+    observable_names: tuple = ()
 
     def __init__(self):
         self._models = {}
@@ -242,7 +244,14 @@ class Case:
             t_eval = np.linspace(prob.t_span[0], prob.t_span[1], sample_count(samples))
         sol = get_solver(solver, **options).solve(prob, t_eval=t_eval)
         sol.summary = self.observables(prob.law, sol)
+        sol.units = self.solution_units(sol)
+        sol.case, sol.law = sol.case or self.name, sol.law or prob.law
         return sol
+
+    def solution_units(self, sol) -> dict:
+        """The unit of the time, each state and derived quantity of ``sol`` (a
+        Solution of this case: :meth:`~nsfric.solution.Solution.to_xarray` reads them)."""
+        return {q: self.unit_of(q) for q in ("t", *sol.state_names, *sol.output_names)}
 
     def default_solver_options(self, law: str, solver: str) -> dict:
         """Options of the reference solver ``solver`` on ``law`` where the solver's own
@@ -353,7 +362,11 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     """
     from ..schemes import simulate as _simulate
 
-    return _simulate(_case(case), law, scheme, dt, t_end, params, stages, max_steps, max_seconds)
+    case = _case(case)
+    sol = _simulate(case, law, scheme, dt, t_end, params, stages, max_steps, max_seconds)
+    if isinstance(case, Case):
+        sol.units = case.solution_units(sol)
+    return sol
 
 
 def converge(case, law=None, schemes=("euler",), **options):

@@ -19,12 +19,13 @@ import warnings
 import numpy as np
 
 from ..errors import BudgetError, CrossCheckFailed, SolverFailure, Unresolved, WorkerDied, ZenoError
+from ..extras import MissingExtra
 
 
 from ..io import check_output_path
 from ..outputs import output_folder
 from ._common import (MAX_REFERENCE_SAMPLES, UsageError, _Parser, _beside_option, _count,  # noqa: F401
-                      _positive, _progress,
+                      _positive, _progress, progress_option, set_progress,
                       caught_text, check_output_pair, parse_params)
 
 
@@ -42,6 +43,12 @@ def _table(rows) -> None:
 def cmd_list(args):
     from . import names
 
+    if args.case is not None:
+        names.check_case(args.case)  # an unknown case before SymPy loads
+        from .describe import describe
+
+        print("\n".join(describe(args.case, names.names())))
+        return 0
     table = names.names()  # without plug-ins: the generated table, no SymPy or SciPy import
     print("cases:")
     _table([(name, c["reference"], "laws: " + ", ".join(c["laws"])
@@ -105,8 +112,9 @@ def cmd_reference(args):
                 raise UsageError(meaningless_line(cross))
             if not cross["passed"]:
                 raise CrossCheckFailed(failure_line(args.solver, cross))
-        cols = sol.columns()
+        cols = _with_event_column(sol, t_eval)
     meta = reference_meta(case, law, sol, cross)
+    meta["columns"] = {"event": EVENT_COLUMN}
     meta["warnings"] = sorted(set(sol.info.get("warnings", [])) | caught_text(caught))
     side = write_csv_with_sidecar(args.out, cols, meta, finite=extreme_hint(prob.params))
     _progress("")
@@ -116,6 +124,20 @@ def cmd_reference(args):
                 f"(tolerance {cross['tolerance']:.2e}, passed)")
     print(msg)
     return 0
+
+
+#: the sidecar's description of the ``event`` column of ``nsfric reference``
+EVENT_COLUMN = ("1 on the rows added for an event (at its time, the state after it: a switch between the grid "
+                "times, or the state after a reset at a grid time, whose grid row comes first with the state "
+                "before it), 0 on the uniform grid of --samples times: dropping the rows with event = 1 leaves "
+                "the grid")
+
+
+def _with_event_column(sol, grid) -> dict:
+    """``sol.columns()`` with the ``event`` column (0/1, written as integers) last."""
+    cols = sol.columns()
+    cols["event"] = sol.event_rows(grid).astype(object)
+    return cols
 
 
 def _own_reference(case, law, params, args):
@@ -141,8 +163,11 @@ def _own_reference(case, law, params, args):
     _progress(f"{case.name}/{law}: {own}")
     sol = case.reference_solution(law, params=params, t_end=args.t_end, samples=args.samples, **options)
     meta = reference_meta(case, law, sol)
+    meta["columns"] = {"event": EVENT_COLUMN}
     meta["warnings"] = sorted(sol.info.get("warnings", []))
-    side = write_csv_with_sidecar(args.out, sol.columns(), meta)
+    # its grid: `samples` times from the start to where the solver stopped (a separation)
+    cols = _with_event_column(sol, np.linspace(sol.t[0], sol.span[1], args.samples))
+    side = write_csv_with_sidecar(args.out, cols, meta)
     _progress("")
     print(f"wrote {args.out} and {side}: {len(sol.t)} samples, {len(sol.events)} events (solver {own}; "
           "no second solver of this model to cross-check)")
@@ -172,10 +197,15 @@ def cmd_run(args):
 
         extra["cache_dir"] = default_cache()
     with output_folder(out, beside=args.beside_existing) as stage:
-        result = case.run(stage, progress=_progress, **extra)
+        result = case.run(stage, progress=lambda msg: _progress(msg if not msg or msg.startswith(case.name)
+                                                                else f"{case.name}: {msg}"), **extra)
     _progress("")
-    for path in result["written"]:
-        print(os.path.join(out, os.path.relpath(path, stage)))
+    paths = [os.path.join(out, os.path.relpath(path, stage)) for path in result["written"]]
+    for path in paths:
+        print(path)
+    from .summary import run_summary
+
+    print("\n" + "\n".join(run_summary(case, out, paths)))  # after a blank line: the paths stay first
     return 0
 
 
@@ -207,7 +237,8 @@ def cmd_report(args):
 
     check_output_path(args.out, "--out", "dir", beside=args.beside_existing)
     with output_folder(args.out, beside=args.beside_existing) as stage:
-        path = build_report(stage, args.cases, checks=not args.no_checks, progress=_progress,
+        path = build_report(stage, args.cases, checks=not args.no_checks,
+                            progress=lambda msg: _progress(f"report: {msg}" if msg else ""),
                             force=args.force)
     _progress("")
     print(os.path.join(args.out, os.path.relpath(path, stage)))
@@ -226,7 +257,9 @@ def build_parser():
     p.add_argument("--version", action="version", version=f"nsfric {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    s = sub.add_parser("list", help="list cases, laws, solvers and schemes")
+    s = sub.add_parser("list", help="list cases, laws, solvers and schemes; with CASE, that case's laws, "
+                       "parameters (defaults, units, ranges), observables and solvers")
+    s.add_argument("case", nargs="?", metavar="CASE", help="describe this case (see nsfric list)")
     s.set_defaults(func=cmd_list)
 
     s = sub.add_parser("reference", help="write an exact reference trajectory (CSV + JSON)")
@@ -235,7 +268,9 @@ def build_parser():
     s.add_argument("--solver", default="filippov", choices=names.solver_names())
     s.add_argument("--param", action="append", metavar="NAME=VALUE")
     s.add_argument("--t-end", type=_positive("--t-end"))
-    s.add_argument("--samples", type=_count("--samples", 2, MAX_REFERENCE_SAMPLES), default=1001)
+    s.add_argument("--samples", type=_count("--samples", 2, MAX_REFERENCE_SAMPLES), default=1001,
+                   help=f"uniform output samples (the event times are added), 2 to {MAX_REFERENCE_SAMPLES} "
+                        "(default 1001)")
     s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
                         "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
@@ -264,10 +299,11 @@ def build_parser():
                    help="neither read nor write the sweep point cache ($NSFRIC_CACHE_DIR/sweep or "
                         "~/.cache/nsfric/sweep)")
     _beside_option(s)
+    progress_option(s, "step (a figure, a table)")
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("check", help="symbolic derivation checks of the papers' identities")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     s.add_argument("--only", metavar="PATTERN", help="run the checks whose name or source contains PATTERN")
     s.set_defaults(func=cmd_check)
 
@@ -277,6 +313,7 @@ def build_parser():
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
     _beside_option(s)
+    progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
 
     from . import export, study, sweep
@@ -347,7 +384,7 @@ def main(argv=None) -> int:
         _silence_stdout()
         print(f"nsfric: error: cannot write: {e.strerror or e}", file=sys.stderr)
         return 1
-    except (UsageError, ValueError) as e:
+    except (UsageError, ValueError, MissingExtra) as e:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
@@ -374,6 +411,7 @@ def _run(argv) -> int:
         warnings.simplefilter("always")
         try:
             args = build_parser().parse_args(argv)
+            set_progress(getattr(args, "progress", None))
             return args.func(args)
         finally:
             plugin = [f"{w.category.__name__}: {w.message}" for w in caught

@@ -25,14 +25,46 @@ class _StoreOnce(argparse._StoreAction):
         super().__call__(parser, namespace, values, option_string)
 
 
+#: the help of the options many commands share, where a command gives none of its own
+COMMON_HELP = {
+    "--law": "the case's law (default: its default law; the laws: nsfric list CASE)",
+    "--param": "parameter override NAME=VALUE, repeatable (names, defaults, units and ranges: "
+               "nsfric list CASE)",
+    "--t-end": "end time, > 0 (default: the case's)",
+    "--rtol": "relative tolerance of the reference solver, > 0 (default: the solver's)",
+    "--atol": "absolute tolerance of the reference solver, > 0 (default: the solver's)",
+    "--solver": "reference solver (default filippov; see nsfric list)",
+    "--jobs": "local worker processes",
+    "--connect-timeout": "seconds to wait for the Dask scheduler's answer",
+    "--fit-range": "the range of steps the observed order is fitted on (default: found automatically)",
+}
+#: the help of ``--out`` by its metavar
+OUT_HELP = {"FILE.csv": "the CSV file to write (its JSON sidecar beside it, same name .json)",
+            "DIR": "the output folder (created, or one nsfric wrote before)",
+            "FILE": "the file to write (its suffix as --format)"}
+
+
+def default_help(args, kwargs) -> str | None:
+    """The help of a shared option (:data:`COMMON_HELP`, :data:`OUT_HELP`), with its
+    default where it has one; None for any other."""
+    name = args[0] if args else ""
+    text = OUT_HELP.get(kwargs.get("metavar")) if name == "--out" else COMMON_HELP.get(name)
+    if text and kwargs.get("default") is not None and "default" not in text:
+        text += f" (default {kwargs['default']})"
+    return text
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, exit 2, no usage dump
         raise UsageError(message)
 
     def add_argument(self, *args, **kwargs):
-        """Single-valued options (the default ``store`` action) refuse repetition."""
+        """Single-valued options (the default ``store`` action) refuse repetition; a
+        shared option without a help of its own gets :func:`default_help`'s."""
         if args and args[0].startswith("-") and kwargs.get("action") in (None, "store"):
             kwargs["action"] = _StoreOnce
+        if kwargs.get("help") is None and default_help(args, kwargs):
+            kwargs["help"] = default_help(args, kwargs)
         return super().add_argument(*args, **kwargs)
 
     def parse_known_args(self, args=None, namespace=None):
@@ -94,9 +126,56 @@ def caught_text(caught) -> set:
     return {f"{w.category.__name__}: {w.message}" for w in caught}
 
 
+#: ``--progress`` (and ``$NSFRIC_PROGRESS``): ``plain`` writes a line per step (a case, a
+#: figure, ~10 % of the points) to stderr, for logs without a terminal; ``bar`` rewrites
+#: one line in place (a sweep: a rich bar on a terminal); ``none`` is silent.  Without
+#: either: ``bar`` on a terminal, else ``none`` (stderr stays empty on success).
+PROGRESS_MODES = ("plain", "bar", "none")
+_MODE = {"progress": None}
+
+
+def set_progress(option: str | None = None) -> str:
+    """Set the progress mode of this command from ``--progress`` (None: not given), else
+    ``$NSFRIC_PROGRESS``, else by whether stderr is a terminal; returns it."""
+    mode = option or os.environ.get("NSFRIC_PROGRESS", "").strip() or None
+    if mode is not None and mode not in PROGRESS_MODES:
+        raise UsageError(f"NSFRIC_PROGRESS must be one of {', '.join(PROGRESS_MODES)}, got {mode!r}")
+    _MODE["progress"] = mode
+    return progress_mode()
+
+
+def progress_mode() -> str:
+    """The progress mode in force (see :data:`PROGRESS_MODES`)."""
+    return _MODE["progress"] or ("bar" if sys.stderr.isatty() else "none")
+
+
+def progress_option(parser, what: str):
+    """``--progress {plain,bar,none}``: the option of the long commands."""
+    parser.add_argument("--progress", choices=PROGRESS_MODES, metavar="MODE",
+                        help=f"progress on stderr: plain (a line per {what}, for logs), bar (one line "
+                             "rewritten in place), none; default: $NSFRIC_PROGRESS, else bar on a terminal "
+                             "and none otherwise")
+
+
 def _progress(msg):
-    if sys.stderr.isatty():
+    """Report a step (``""``: the work is done)."""
+    mode = progress_mode()
+    if mode == "bar":
         print(f"\r\033[K{msg}", end="", file=sys.stderr, flush=True)
+    elif mode == "plain" and msg:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def _fraction(done: int, total: int, label: str):
+    """Report ``done`` of ``total`` tasks: a bar, or (plain) a line at every tenth."""
+    if progress_mode() == "plain":
+        step = max(total // 10, 1)
+        if done == total or done % step == 0:
+            print(f"{label}: {done}/{total}", file=sys.stderr, flush=True)
+        return
+    width = 30
+    k = int(width * done / max(total, 1))
+    _progress(f"{label} [{'#' * k}{'.' * (width - k)}] {done}/{total}")
 
 
 def _beside_option(parser):

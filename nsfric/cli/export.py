@@ -35,6 +35,8 @@ def register(sub):
     s.add_argument("--t-end", type=_positive("--t-end"))
     s.add_argument("--samples", type=_count("--samples", 2, MAX_EXPORT_SAMPLES), default=11,
                    help=f"trajectory samples, 2 to {MAX_EXPORT_SAMPLES} (default 11)")
-    s.add_argument("--format", required=True, choices=["csv", "yaml", "netcdf"])
+    s.add_argument("--format", required=True, choices=["csv", "yaml", "netcdf"],
+                   help="csv (one value per row), yaml (the layout of LAMMPS's force-style unit tests) or "
+                        "netcdf (CF-1.10; needs the netcdf extra)")
     s.add_argument("--out", required=True, metavar="FILE")
     s.set_defaults(func=cmd_export)

@@ -13,11 +13,9 @@ import warnings
 
 
 def _bar(done, total, label):
-    from ._common import _progress
+    from ._common import _fraction
 
-    width = 30
-    k = int(width * done / max(total, 1))
-    _progress(f"{label} [{'#' * k}{'.' * (width - k)}] {done}/{total}")
+    _fraction(done, total, label)
 
 
 def cmd_simulate(args):
@@ -159,8 +157,9 @@ def register(sub):
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
                    help="wall-time budget of each discrete run (default 600)")
     s.add_argument("--out", required=True, metavar="DIR")
-    from ._common import _beside_option
+    from ._common import _beside_option, progress_option
     _beside_option(s)
+    progress_option(s, "tenth of the runs")
     s.set_defaults(func=cmd_converge)
     return sub
 

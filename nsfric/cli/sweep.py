@@ -104,6 +104,9 @@ def dask_client(args):
     if not (args.dask_local or args.scheduler):
         yield None
         return
+    from ..extras import require
+
+    require("distributed", "--dask-local" if args.dask_local else "--scheduler")
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.CRITICAL)  # stderr keeps the one-line contract
@@ -135,6 +138,11 @@ def cmd_sweep(args):
     from ..study.results import write_sweep
     from ._common import UsageError, parse_params
 
+    from ..extras import require
+
+    require("netCDF4", "nsfric sweep (its sweep.nc)")  # before hours of computing
+    if args.dask_local or args.scheduler:
+        require("distributed", "--dask-local" if args.dask_local else "--scheduler")
     case = get_case(args.case)
     grid = parse_grid(args.grid)
     params = parse_params(args.param)
@@ -147,7 +155,9 @@ def cmd_sweep(args):
     if dup:
         raise UsageError(f"--observable given more than once: {', '.join(dup)}")
     options = {k: getattr(args, k) for k in ("rtol", "atol") if getattr(args, k) is not None}
-    progress = True if (args.progress or sys.stderr.isatty()) else None
+    from ._common import progress_mode
+
+    progress = {"plain": "plain", "bar": True, "none": None}[progress_mode()]
     with output_folder(args.out, beside=args.beside_existing, caches=[cache] if cache else []) as stage:
         with dask_client(args) as client:
             ds = sweep(case, args.law, grid, args.observable, params=params, solver=args.solver,
@@ -171,7 +181,7 @@ def cmd_sweep(args):
 
 def register(sub):
     """Add ``sweep`` to the ``nsfric`` parser."""
-    from ._common import _count, _positive
+    from ._common import PROGRESS_MODES, _count, _positive
 
     s = sub.add_parser("sweep", help="parameter sweep of a case's observables (CSV, netCDF), local or Dask")
     s.add_argument("case", help="a case name (see nsfric list)")
@@ -201,7 +211,10 @@ def register(sub):
     s.add_argument("--keep-going", action="store_true",
                    help="a point that fails gets NaN and its reason in the failure column; the rest run on "
                         "(exit status 1 if any point failed)")
-    s.add_argument("--progress", action="store_true", help="progress bar on stderr even when it is not a terminal")
+    s.add_argument("--progress", nargs="?", const="bar", choices=PROGRESS_MODES, metavar="MODE",
+                   help="progress on stderr: plain (a line per tenth of the points, for logs), bar (a bar on a "
+                        "terminal, else plain lines; the mode of a bare --progress), none; default: "
+                        "$NSFRIC_PROGRESS, else bar on a terminal and none otherwise")
     s.add_argument("--out", required=True, metavar="DIR")
     from ._common import _beside_option
     _beside_option(s)

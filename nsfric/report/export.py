@@ -16,9 +16,11 @@ Formats (:func:`write_reference`, read back by :func:`read_reference`):
   columns named by ``trajectory_columns``), then ``tolerances``.
 * ``csv`` -- one value per row: ``section,name,index,value,tolerance`` (the event-time
   tolerance also on its own row ``tolerance,event_t``, present without events).
-* ``netcdf`` -- one dataset: the trajectory on dimension ``sample`` (a ``tolerance``
-  attribute per state), scalar variables ``observable_<name>``, events on dimension
-  ``event``, the inputs as attributes.
+* ``netcdf`` -- one CF-1.10 dataset (:mod:`nsfric.cf`): the trajectory on the time
+  coordinate ``t`` (a ``tolerance`` attribute per state), scalar variables
+  ``observable_<name>``, events on dimension ``event``, the inputs as attributes;
+  ``units`` (``"1"`` with a ``comment`` for a case in normalised units) and
+  ``long_name`` on every variable.
 """
 from __future__ import annotations
 
@@ -30,6 +32,8 @@ import math
 
 import numpy as np
 
+from ..cf import cf_units, global_attrs, nsfric_unit, time_attrs
+from ..extras import require
 from ..io import atomic_files, check_output_path, versions
 
 FORMATS = {"csv": (".csv",), "yaml": (".yaml", ".yml"), "netcdf": (".nc",)}
@@ -96,7 +100,9 @@ def build_reference(case, law=None, params=None, t_end=None, samples=11, solver=
                            "observables": {k: abs(obs[k] - b.summary[k]) for k in a.summary if k in obs and k in b.summary}},
         "tolerances": {"observables": obs_tol, "trajectory": traj_tol,
                        "event_t": _tol(ev_err if math.isfinite(ev_err) else 0.0, prob.t_span[1])},
-        "units": {q: case.unit_of(q) for q in ["t"] + states},
+        # the units of the time, the states and the observables (final_<state>: the state's)
+        "units": {q: case.unit_of(q[len("final_"):] if q.startswith("final_") and q[len("final_"):] in states else q)
+                  for q in ["t"] + states + list(obs)},
     }
 
 
@@ -242,43 +248,67 @@ def from_csv(text: str) -> dict:
 
 
 # -- netCDF -------------------------------------------------------------------------
+def _observable_attrs(ref, k) -> dict:
+    return {"long_name": f"expected value of the observable {k}",
+            **cf_units(ref["units"].get(k)),
+            "tolerance": ref["tolerances"]["observables"][k],
+            "verified_error": ref["verified_error"]["observables"].get(k, np.nan)}
+
+
 def to_netcdf(ref: dict, path: str):
+    """The reference as one CF-1.10 dataset (:mod:`nsfric.cf`): the time ``t`` a
+    coordinate, the states on it, the observables as scalars, the events on dimension
+    ``event``; ``units`` and ``long_name`` on every variable; the inputs as attributes."""
     import xarray as xr
 
+    require("netCDF4", "a netCDF reference")
     cols = ref["trajectory_columns"]
     traj = np.array(ref["trajectory"], dtype=float)
-    data = {c: ("sample", traj[:, i], {"units": ref["units"].get(c, ""),
-                                      **({"tolerance": ref["tolerances"]["trajectory"][c]} if c != "t" else {})})
-            for i, c in enumerate(cols)}
+    t_unit = ref["units"].get("t")
+    coords = {"t": ("t", traj[:, 0], time_attrs(t_unit))}
+    data = {c: ("t", traj[:, i], {"long_name": f"state {c} of the reference trajectory",
+                                  **cf_units(ref["units"].get(c)),
+                                  "tolerance": ref["tolerances"]["trajectory"][c]})
+            for i, c in enumerate(cols) if c != "t"}
     for k, v in ref["observables"].items():
-        data[f"observable_{k}"] = ((), v, {"tolerance": ref["tolerances"]["observables"][k],
-                                           "verified_error": ref["verified_error"]["observables"].get(k, np.nan)})
+        data[f"observable_{k}"] = ((), v, _observable_attrs(ref, k))
     data["event_t"] = ("event", np.array([e["t"] for e in ref["events"]], dtype=float),
-                       {"tolerance": ref["tolerances"]["event_t"]})
-    data["event_kind"] = ("event", np.array([e["kind"] for e in ref["events"]], dtype=object))
-    attrs = {k: ref[k] for k in _META}
+                       {"long_name": "time of the event", **cf_units(t_unit),
+                        "tolerance": ref["tolerances"]["event_t"]})
+    data["event_kind"] = ("event", np.array([e["kind"] for e in ref["events"]], dtype=object),
+                          {"long_name": "kind of the event (mode switch)"})
+    attrs = global_attrs(f"nsfric reference: case {ref['case']}, law {ref['law']}",
+                         f"nsfric {ref['nsfric_version']}: solver {ref['solver']}, verified against "
+                         f"{ref['verified_against']}", "nsfric export (nsfric.report.export)")
+    attrs["references"] = ref["reference"]
+    attrs.update({k: ref[k] for k in _META})
     attrs.update({f"parameter_{k}": v for k, v in ref["parameters"].items()})
     attrs.update({f"initial_{k}": v for k, v in ref["initial_state"].items()})
     attrs["t_span"] = np.array(ref["t_span"])
     attrs["trajectory_columns"] = " ".join(cols)
     attrs["verified_error"] = json.dumps(ref["verified_error"])
-    xr.Dataset(data, attrs=attrs).to_netcdf(path, engine="netcdf4", format="NETCDF4")
+    ds = xr.Dataset(data, coords=coords, attrs=attrs)
+    encoding = {v: {"_FillValue": None} for v in list(ds.variables) if ds[v].dtype.kind == "f"}
+    ds.to_netcdf(path, engine="netcdf4", format="NETCDF4", encoding=encoding)
 
 
 def from_netcdf(path: str) -> dict:
     import xarray as xr
 
-    with xr.open_dataset(path, engine="netcdf4") as ds:
+    require("netCDF4", "reading a netCDF reference")
+    with xr.open_dataset(path, engine="netcdf4", decode_timedelta=False) as ds:
         a = ds.attrs
         cols = a["trajectory_columns"].split()
         ref = {k: str(a[k]) for k in _META}
         ref["parameters"] = {k[len("parameter_"):]: float(v) for k, v in a.items() if k.startswith("parameter_")}
         ref["initial_state"] = {k[len("initial_"):]: float(v) for k, v in a.items() if k.startswith("initial_")}
         ref["t_span"] = [float(x) for x in np.atleast_1d(a["t_span"])]
-        ref["units"] = {c: str(ds[c].attrs.get("units", "")) for c in cols}
+        obs = [v for v in ds.data_vars if v.startswith("observable_")]
+        ref["units"] = {c: nsfric_unit(ds[c].attrs) for c in cols}
+        ref["units"].update({v[len("observable_"):]: nsfric_unit(ds[v].attrs) for v in obs
+                             if "units" in ds[v].attrs})
         ref["trajectory_columns"] = cols
         ref["trajectory"] = np.column_stack([ds[c].values for c in cols]).tolist()
-        obs = [v for v in ds.data_vars if v.startswith("observable_")]
         ref["observables"] = {v[len("observable_"):]: float(ds[v].values) for v in obs}
         ref["events"] = [{"t": float(t), "kind": str(k)} for t, k in zip(ds["event_t"].values, ds["event_kind"].values)]
         ref["tolerances"] = {"observables": {v[len("observable_"):]: float(ds[v].attrs["tolerance"]) for v in obs},
@@ -294,6 +324,8 @@ def check_format(fmt: str, out: str):
         raise ValueError(f"--format must be one of {sorted(FORMATS)}, got {fmt!r}")
     if not out.endswith(FORMATS[fmt]):
         raise ValueError(f"--out for --format {fmt} must end with {' or '.join(FORMATS[fmt])}, got {out!r}")
+    if fmt == "netcdf":
+        require("netCDF4", "--format netcdf")
     check_output_path(out, "--out", "file")
 
 

@@ -129,6 +129,28 @@ class ConvergenceResult:
 
         return pd.DataFrame(self.rows, columns=self.row_columns())
 
+    def to_xarray(self):
+        """The study as an :class:`xarray.Dataset` on the dimensions ``law``, ``scheme``
+        and ``dt`` (NaN where a combination was not run): the row columns as variables,
+        the observed orders (``order``, ``order_stderr``, ``nominal_order``) on ``law``
+        and ``scheme``; ``units`` in the attributes where known; the case and the
+        study's settings (JSON) as attributes."""
+        import json
+
+        import xarray as xr
+
+        ds = xr.Dataset.from_dataframe(self.to_dataframe().set_index(["law", "scheme", "dt"]))
+        orders = self.orders_dataframe().set_index(["law", "scheme"])
+        for name in ("order", "order_stderr", "nominal_order"):
+            ds[name] = xr.DataArray.from_series(orders[name].astype(float)).reindex_like(ds[["law", "scheme"]])
+        for name, unit in {"seconds": "s", "n_rhs": "1", "order": "1", "order_stderr": "1", "nominal_order": "1",
+                           **self.meta.get("units", {})}.items():
+            if name in ds.variables and unit:
+                ds[name].attrs["units"] = unit
+        ds.attrs = {"case": self.case, "variables": json.dumps(self.variables),
+                    **{k: v if isinstance(v, str) else json.dumps(v, default=str) for k, v in self.meta.items()}}
+        return ds
+
     def orders_dataframe(self):
         import pandas as pd
 
@@ -288,4 +310,6 @@ def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times
             "reference": reference if isinstance(reference, str) else f"given ({reference.solver})",
             "fit_range": fit_range, "tol": tol, "floor": floors}
     meta["unit"] = getattr(case, "unit", "n.u.")
+    if hasattr(case, "unit_of"):  # a case (a Problem knows no units)
+        meta["units"] = {"dt": case.unit_of("t"), **{f"error_{v}": case.unit_of(v) for v in variables or ()}}
     return ConvergenceResult(case.name or models[laws[0]].name, rows, fits, variables, times, meta)

@@ -154,16 +154,20 @@ def _run_local(fn, chunks, on_result, n_workers, retries):
 
 
 class Progress:
-    """Progress over the points: ``progress`` None/False (silent), True (on a terminal a
+    """Progress over the points: ``progress`` None/False (silent), ``"plain"`` (the
+    plain lines below, even on a terminal), True (on a terminal a
     rich bar on stderr, erased when done so that an error message stays one line;
-    elsewhere a plain line ``LABEL: DONE/TOTAL points`` at every tenth) or a callable
+    elsewhere, or without rich (the ``rich`` extra), a plain line ``LABEL: DONE/TOTAL points`` at every tenth) or a callable
     ``(done, total)``."""
 
     def __init__(self, progress, total: int, label: str = "sweep"):
         self.total, self.done, self.label = total, 0, label
         self.callback = progress if callable(progress) else None
         self.bar = None
-        self.plain = progress is True and not sys.stderr.isatty()
+        from ..extras import available
+
+        # no terminal, or no rich (the rich extra) to draw a bar: the plain lines
+        self.plain = progress == "plain" or (progress is True and not (sys.stderr.isatty() and available("rich")))
         if progress is True and not self.plain:
             from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,

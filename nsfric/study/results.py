@@ -1,5 +1,6 @@
 """The results of a sweep: the labelled :class:`xarray.Dataset`, its tidy table and the
-files ``sweep.csv``, ``sweep.nc`` (netCDF-4) and ``sweep.json``, written all or nothing."""
+files ``sweep.csv``, ``sweep.nc`` (netCDF-4, CF-1.10: :mod:`nsfric.cf`) and
+``sweep.json``, written all or nothing."""
 from __future__ import annotations
 
 import json
@@ -8,7 +9,19 @@ import os
 
 import numpy as np
 
+from ..cf import MIXED_UNITS, cf_units, global_attrs
+from ..extras import require
 from ..io import atomic_files, csv_text, json_text
+
+#: units of the solver statistics (counts and relative tolerances are dimensionless)
+STAT_UNITS = {"seconds": "s", "rtol": "1"}
+#: statistics without a single unit (an absolute tolerance is in each state's unit)
+STAT_MIXED = ("atol",)
+
+
+def _attrs(long_name: str, unit) -> dict:
+    """``long_name`` and the CF unit attributes (a comment where no single unit holds)."""
+    return {"long_name": long_name, **(cf_units(unit) if unit else {"comment": MIXED_UNITS})}
 
 
 def _unit(case, ev, name):
@@ -51,16 +64,23 @@ def to_dataset(case, ev, grid, observables, results, meta):
             if section == "stats" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)) \
                     and key not in ("rtol", "atol"):
                 arr = arr.astype(np.int64)
-        attrs = {}
-        unit = _unit(case, ev, key) if section != "stats" else None
-        if unit:
-            attrs["units"] = unit
+        long_name = {"observables": f"observable {key}", "estimate": f"error estimate of the observable {key}",
+                     "stats": f"solver statistic {key}"}[section]
+        if arr.dtype == object:  # a label (solver name, termination): no quantity, no unit
+            attrs = {"long_name": long_name}
+        elif section == "stats":
+            attrs = _attrs(long_name, None if key in STAT_MIXED else STAT_UNITS.get(key, "1"))
+        else:
+            attrs = _attrs(long_name, _unit(case, ev, key))
         data[var] = (dims, arr.reshape(shape), attrs)
     coords = {}
     for name, values in grid.items():
-        attrs = {"units": _unit(case, ev, name)} if _unit(case, ev, name) else {}
-        coords[name] = (name, np.array(values, dtype=object if name in ("law", "scheme") else float), attrs)
-    attrs = {k: (v if isinstance(v, str) else json.dumps(v, default=_jsonable)) for k, v in meta.items()}
+        label = name in ("law", "scheme")
+        attrs = {"long_name": name} if label else _attrs(f"grid axis {name}", _unit(case, ev, name))
+        coords[name] = (name, np.array(values, dtype=object if label else float), attrs)
+    title = f"nsfric sweep: case {meta['case']}" if "case" in meta else f"nsfric sweep: {meta.get('function')}"
+    attrs = global_attrs(title, f"nsfric {meta['versions'].get('nsfric', '')}", "nsfric.sweep")
+    attrs.update({k: (v if isinstance(v, str) else json.dumps(v, default=_jsonable)) for k, v in meta.items()})
     return xr.Dataset(data, coords=coords, attrs=attrs)
 
 
@@ -85,6 +105,7 @@ def sweep_columns(ds) -> dict:
 def write_sweep(ds, out_dir: str) -> list:
     """Write ``sweep.csv`` (tidy), ``sweep.nc`` (netCDF-4) and ``sweep.json``
     (strict JSON: provenance, columns, units) into ``out_dir``, all or nothing."""
+    require("netCDF4", "sweep.nc (the netCDF file of a sweep)")
     paths = [os.path.join(out_dir, n) for n in ("sweep.csv", "sweep.nc", "sweep.json")]
     cols = sweep_columns(ds)
     meta = {k: _loads(v) for k, v in ds.attrs.items()}
@@ -94,7 +115,8 @@ def write_sweep(ds, out_dir: str) -> list:
     with atomic_files(*paths) as (t_csv, t_nc, t_json):
         with open(t_csv, "w") as f:
             f.write(csv_text(cols))
-        ds.to_netcdf(t_nc, engine="netcdf4", format="NETCDF4")
+        ds.to_netcdf(t_nc, engine="netcdf4", format="NETCDF4",  # CF: no _FillValue on a coordinate
+                     encoding={c: {"_FillValue": None} for c in ds.coords if ds[c].dtype.kind == "f"})
         with open(t_json, "w") as f:
             f.write(json_text(meta))
     return paths

@@ -284,7 +284,8 @@ def sweep(case, law=None, grid=None, observables=None, params=None, solver=None,
         :class:`~nsfric.errors.WorkerDied`).
     cache_dir : str, optional
         Cache folder (default: no cache); ``force`` recomputes every point.
-    progress : None, True (a bar on stderr) or a callable ``(done, total)``
+    progress : None, True (a bar on stderr), ``"plain"`` (a line on stderr per tenth of the
+        points) or a callable ``(done, total)``
     on_failure : ``"raise"`` (a point's solver failure stops the sweep) or ``"record"``
         (its observables are NaN, the reason is in the ``failure`` variable, and it is not
         cached)

@@ -45,6 +45,8 @@ class KMPile(Case):
     default_law = "coulomb"
     t_end = 0.4
     unit = "m"
+    observable_names = ("com_drift", "window", "settle_time", "final_mode", "n_events", "event_counts",
+                        "max_stuck_v_t", "max_stuck_ratio")
     units = {"t": "s", "E_kin": "J", **{f"{k}_{i}": u for i in (1, 2, 3)
                                         for k, u in (("vx", "m/s"), ("vy", "m/s"), ("theta", "rad"),
                                                      ("omega", "rad/s"))}}

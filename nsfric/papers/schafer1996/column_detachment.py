@@ -55,6 +55,7 @@ class ColumnDetachment(Case):
     #: upper bound of the time span; the reference stops when the column has separated
     t_end = 1.0
     unit = "m"
+    observable_names = ("e_tot", "N", "t0_over_tn", "e_n", "t_n", "e_wall", "t_wall", "n_events", "t_separation")
     units = {"t": "s", "E_kin": "J", **{f"v_{i}": "m/s" for i in range(1, N_MAX + 1)},
              **{f"F_n_{c}": "N" for c in ["wall"] + [f"{i}-{i + 1}" for i in range(1, N_MAX)]}}
     closed_form = False

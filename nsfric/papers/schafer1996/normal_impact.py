@@ -73,6 +73,7 @@ class NormalImpact(Case):
     t_end = 2e-5
     initial = {"xi": "xi0", "v": "v_i"}
     unit = "s"
+    observable_names = ("e_n", "t_n", "xi_max")
     units = {"xi": "m", "xi_max": "m", "v": "m/s", "F": "N", "F_n": "N", "E_kin": "J", "E_el": "J",
              "e_n": "1", "t_n": "s"}
 

@@ -121,6 +121,7 @@ class ObliqueImpact(Case):
     units.update({"omega_1": "1/s", "omega_2": "1/s", "F": "N", "F_n": "N", "t": "s", "F_s": "N",
                   "F_s_star": "N"})
     unit = "n.u."
+    observable_names = ("psi_f", "psi_f_over_vnf", "e_s", "e", "e_n", "t_n")
 
     #: default options of a reference solver on a tangential law, where the solver's own
     #: defaults do not give the agreement of 1e-9 on ``psi_f`` and ``e``: IDA and
