@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
@@ -62,8 +63,8 @@ class _ModeFlow:
         M[:n, :n] = A
         M[:n, n] = b
         Phi = sp.simplify((M * _S).exp()[:n, :])
-        self.Phi_np = sp.lambdify(_S, Phi, "numpy")
-        self.Phi_mp = sp.lambdify(_S, Phi, "mpmath")
+        self.Phi_np = generate(Phi, _S, "numpy", cse=False, products=False, raw=True)
+        self.Phi_mp = generate(Phi, _S, "mpmath", cse=False, products=False, raw=True)
         eig = [complex(sp.N(e)) for e in A.eigenvals()] if n else [0]
         self.rate = max([abs(e) for e in eig] + [1e-300])
         gs = d.modes[mode].guards

@@ -17,6 +17,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import csds_law as S
 from nsfric.symbolic.laws import F_max, gamma, k
 from nsfric.papers.kuhn.incremental import KuhnContact, Movement, StepResult, _formulas, _row, _solution, _v, adjust_frame, run_steps
@@ -28,7 +29,7 @@ def _csds():
     F_stick, rate_stick, F_slip, rate_slip = S.rates_3d(xs, vs)
     end, end0 = S.slip_increment()
     end = sp.collect(sp.expand(end), sp.exp(-S.h * k / gamma))  # exp(-h k/gamma) only: no overflow
-    lam = lambda args, e: sp.lambdify(args, e, "numpy")
+    lam = lambda args, e: generate(e, args, "numpy", cse=False, products=False, raw=True)
     rate_s, Fs = sp.symbols("r1:4", real=True), sp.symbols("F1:4", real=True)
     return {
         "F_stick": lam((*xs, *vs, k, gamma), F_stick), "F_slip": lam((*xs, *vs, k, gamma, F_max), F_slip),

@@ -32,6 +32,7 @@ from scipy.integrate import solve_ivp
 from scipy.spatial.transform import Rotation
 
 from nsfric.solution import Solution
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import contact_law as K
 from nsfric.symbolic.laws import k_n as _kn
 from nsfric.symbolic.laws import mu as _mu
@@ -55,7 +56,7 @@ def _formulas():
     fn, dz, kn, kt, mu = K.f_n, K.d_zeta, _kn, K.k_t, _mu
     A, B, C = K.slip_coefficients(f, d, fn, dz, mu, kn, kt)
     As, Bs, Cs = sp.symbols("A B C", real=True)
-    lam = lambda args, e: sp.lambdify(args, e, "numpy")
+    lam = lambda args, e: generate(e, args, "numpy", cse=False, products=False, raw=True)
     th_exact, th_exact0 = K.theta_end_numeric()
     return {
         "onset": lam((K.zeta_end, K.d_zeta), K.contact_onset()),
