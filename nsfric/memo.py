@@ -115,6 +115,11 @@ class Memo:
             self._data.clear()
             self.hits = self.misses = 0
 
+    def values(self) -> list:
+        """The stored values, least recently used first (a remembered failure as its exception)."""
+        with self._lock:
+            return [v.error if isinstance(v, _Failure) else v for v in self._data.values()]
+
     def lookup(self, key):
         """``(True, value)`` of ``key`` (now the most recently used), or ``(False, None)``."""
         with self._lock:

@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..memo import Identity, Memo
 from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
@@ -34,16 +35,13 @@ def _rational(x: float):
     return sp.Rational(repr(float(x)))
 
 
-_FLOWS: dict = {}
+_FLOWS = Memo(256, "nsfric.solvers.analytic.flows")
 
 
 def _flow(d, mode, values):
     """Cached closed-form flow of ``mode`` for these parameter values."""
-    key = (id(d.model), mode, tuple(sorted(values.items())))
-    fl = _FLOWS.get(key)
-    if fl is None or fl.model is not d.model:
-        fl = _FLOWS[key] = _ModeFlow(d, mode, values)
-    return fl
+    key = (Identity(d.model), mode, tuple(sorted(values.items())))
+    return _FLOWS.get(key, lambda: _ModeFlow(d, mode, values))
 
 
 class _ModeFlow:

@@ -48,7 +48,7 @@ from nsfric.papers.krengel_matuttis.systems import (  # noqa: F401  (re-exported
 from nsfric.cases.base import Case
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)
 def _number_functions(name: str) -> dict:
     """``{quantity: (function, parameter names, expression text)}`` of
     :func:`systems.slope_numbers` (generated code kept in the disk cache of derived

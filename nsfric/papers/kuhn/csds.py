@@ -11,7 +11,7 @@ which eq 9 relaxes instantly: the D-SDS (eq 3), i.e. add-and-project on the elon
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import sympy as sp
@@ -23,7 +23,7 @@ from nsfric.symbolic.laws import F_max, gamma, k
 from nsfric.papers.kuhn.incremental import KuhnContact, Movement, StepResult, _formulas, _row, _solution, _v, adjust_frame, run_steps
 
 
-@cache
+@lru_cache(maxsize=1)
 def _csds():
     xs, vs = sp.symbols("xi1:4", real=True), sp.symbols("v1:4", real=True)
     F_stick, rate_stick, F_slip, rate_slip = S.rates_3d(xs, vs)

@@ -24,7 +24,7 @@ All formulas come from :mod:`nsfric.papers.kuhn.contact_law` (lambdified once).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import sympy as sp
@@ -47,7 +47,7 @@ COLUMNS = ("f_t1", "f_t2", "f_t3", "f_t_body1", "f_t_body2", "f_t_abs", "f_n", "
 
 
 # -- the paper's formulas, lambdified from nsfric.papers.kuhn.contact_law -----------------------------
-@cache
+@lru_cache(maxsize=1)
 def _formulas():
     f = sp.Matrix(sp.symbols("f1:4", real=True))
     d = sp.Matrix(sp.symbols("d1:4", real=True))

@@ -44,7 +44,7 @@ CLOSED_FORMS = {
 }
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)
 def _lambdified(name):
     expr = CLOSED_FORMS[name]()
     syms = sorted(expr.free_symbols, key=str)
