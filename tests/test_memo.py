@@ -124,23 +124,45 @@ def test_warm_up_is_per_live_source_not_per_reused_id(monkeypatch):
     assert len(warm) == n
 
 
+def _name(node):
+    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+
+
 def _unbounded_caches(path: Path) -> list:
-    """``functools.cache`` / ``lru_cache(maxsize=None)`` / ``lru_cache`` without maxsize
-    decorators and calls in ``path``."""
+    """Lines of ``@functools.cache`` / ``@cache`` decorators and ``lru_cache`` calls
+    without a ``maxsize`` or with ``maxsize=None`` in ``path``."""
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        target = node.func if isinstance(node, ast.Call) else node
-        name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", None)
-        if name == "cache" and isinstance(node, (ast.Name, ast.Attribute)):
-            out.append(node.lineno)
-        if name == "lru_cache" and isinstance(node, ast.Call):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out += [d.lineno for d in node.decorator_list if _name(d) in ("cache", "lru_cache")]
+        if isinstance(node, ast.Call) and _name(node.func) == "lru_cache":
             kw = {k.arg: k.value for k in node.keywords}
             size = kw.get("maxsize", node.args[0] if node.args else None)
             if size is None or (isinstance(size, ast.Constant) and size.value is None):
                 out.append(node.lineno)
-        if name == "lru_cache" and not isinstance(node, ast.Call) and isinstance(node, ast.Name):
-            pass
-    return out
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("src, n", [
+    ("import functools\n@functools.cache\ndef f(): pass\n", 1),
+    ("from functools import lru_cache\n@lru_cache(maxsize=None)\ndef f(x): pass\n", 1),
+    ("@lru_cache\ndef f(x): pass\n", 1),
+    ("g = lru_cache(None)(f)\n", 1),
+    ("@lru_cache(maxsize=8)\ndef f(x): pass\ncache = {}\n", 0),
+])
+def test_the_cache_scan_sees_every_form(src, n):
+    assert len(_unbounded_caches_of(src)) == n
+
+
+def _unbounded_caches_of(src: str) -> list:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
+        fh.write(src)
+    try:
+        return _unbounded_caches(Path(fh.name))
+    finally:
+        Path(fh.name).unlink()
 
 
 def test_no_unbounded_cache_in_the_engine():
