@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 import nsfric
+from nsfric.memo import Memo
 from nsfric.errors import BudgetError
 from nsfric.schemes import batch_kernel
 from nsfric.schemes.batch import BatchField, simulate_batch
@@ -250,8 +251,8 @@ def test_compiled_single_run_steps_past_a_corner_per_step():
 def test_a_kernel_that_does_not_compile_falls_back_to_numpy(monkeypatch):
     """Generated code numba rejects (here: made unparsable) is no crash: the auto path
     runs the NumPy field, and the failure is remembered for the process."""
-    monkeypatch.setattr(batch_kernel, "_KERNELS", {})
-    monkeypatch.setattr(batch_kernel, "_FIELDS", {})
+    monkeypatch.setattr(batch_kernel, "_KERNELS", Memo(64))
+    monkeypatch.setattr(batch_kernel, "_FIELDS", Memo(32))
     real = batch_kernel.load_source
     calls = []
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..memo import Identity, Memo
 from ..symbolic.generated import remembered_once
 from ..symbolic.kernel import block_lines, identifier, load_source, source_key
 from .codecache import store
@@ -181,23 +182,22 @@ def _helpers() -> str:
 
 
 _HELPERS = _helpers()
-_KERNELS: dict = {}
-_FIELDS: dict = {}
+_KERNELS = Memo(64, "nsfric.schemes.batch_kernel.kernels")
+_FIELDS = Memo(32, "nsfric.schemes.batch_kernel.fields")
 
 
 def _field_module(model, c):
     """The generated module of ``model``'s field (``evaluate``), shared by its schemes;
     the source from the disk cache where it holds it (:mod:`nsfric.schemes.codecache`)."""
-    hit = _FIELDS.get(id(model))
-    if hit is not None and hit[0] is model:
-        return hit[1]
+    return _FIELDS.get(Identity(model), lambda: _build_field_module(model, c))
+
+
+def _build_field_module(model, c):
     src = store(model).value(("field-module",), lambda d: _field_source(model, c), lambda v: isinstance(
         v.get("untraceable", v.get("source")), str))
     if "untraceable" in src:
         raise Untraceable(src["untraceable"])
-    mod = load_source(src["source"], "f" + source_key(model.name)[:8])
-    _FIELDS[id(model)] = (model, mod)
-    return mod
+    return load_source(src["source"], "f" + source_key(model.name)[:8])
 
 
 def _field_source(model, c) -> dict:
@@ -237,12 +237,13 @@ def kernel(model, scheme):
     """
     import numba  # noqa: F401  (ImportError: the caller uses the NumPy path)
 
-    return remembered(_KERNELS, (id(model), scheme.name), model, lambda: _build(model, scheme))
+    return remembered(_KERNELS, scheme.name, model, lambda: _build(model, scheme))
 
 
-def remembered(cache, key, model, build):
-    """``build()`` once per process and ``key`` of ``model`` (its Untraceable too: tried once)."""
-    return remembered_once(cache, key, model, build, Untraceable)
+def remembered(memo, key, model, build):
+    """``build()`` once per ``key`` of the live ``model`` in ``memo`` (its Untraceable
+    too: tried once)."""
+    return remembered_once(memo, key, model, build, Untraceable)
 
 
 def check_powers(model, exprs):

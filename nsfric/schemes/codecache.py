@@ -30,6 +30,7 @@ import json
 import os
 
 from .. import cache_store
+from ..memo import Identity, Memo
 
 from ..symbolic.frozen import FrozenModel
 from ..symbolic.numcache import Entry, _digest_files, enabled
@@ -39,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 EXTRA_SOURCES = (os.path.join(os.path.dirname(HERE), "solvers", "switching.py"),)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def schemes_digest() -> str:
     """The hash of every source of :mod:`nsfric.schemes` and :data:`EXTRA_SOURCES`."""
     files = [os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".py")]
@@ -106,15 +107,12 @@ class SchemeStore:
         return value
 
 
-_STORES: dict = {}
+_STORES = Memo(32, "nsfric.schemes.codecache.stores")
 
 
 def store(model) -> SchemeStore:
-    """The :class:`SchemeStore` of ``model`` (one per model object and process)."""
-    hit = _STORES.get(id(model))
-    if hit is None or hit.model is not model:
-        hit = _STORES[id(model)] = SchemeStore(model)
-    return hit
+    """The :class:`SchemeStore` of ``model`` (one per live model object)."""
+    return _STORES.get(Identity(model), lambda: SchemeStore(model))
 
 
 def is_index_list(v, n: int) -> bool:

@@ -56,6 +56,7 @@ import os
 
 import numpy as np
 
+from ..memo import Identity, Memo
 from .base import Scheme, get_scheme, register_alias, register_scheme
 from .delta_rules import (DELTA_FACTOR, REVERSAL, SLIP, STICK, delta_choice, delta_event,  # noqa: F401
                           delta_lambda_scalar, delta_side, ieee_div)
@@ -150,24 +151,23 @@ class DeltaField:
         return out
 
 
-_COMPILED: dict = {}
-_PIECES: dict = {}
+_COMPILED = Memo(32, "nsfric.schemes.delta.compiled")
+_PIECES = Memo(32, "nsfric.schemes.delta.pieces")
 
 
 def _compiled(model):
     """The generated functions and indices of ``model``'s Filippov surface (once per model;
     from the disk cache where it holds them, :mod:`nsfric.schemes.codecache`)."""
-    hit = _COMPILED.get(id(model))
-    if hit is not None and hit[0] is model:
-        return hit[1]
+    return _COMPILED.get(Identity(model), lambda: _build_compiled(model))
+
+
+def _build_compiled(model):
     s, st = filippov_sliding(model), store(model)
     names = list(model.state_names)
     fns = [st.function(("delta-pieces", backend), lambda d, b=backend: _pieces_function(model, b))
            for backend in ("numpy", "math")]
     held = st.value(("delta-held",), lambda d: held_states(model), lambda v: is_index_list(v, len(names)))
-    out = (s, len(names), *fns, model.derived().reset(s.name), names.index(str(s.algebraic)), held)
-    _COMPILED[id(model)] = (model, out)
-    return out
+    return (s, len(names), *fns, model.derived().reset(s.name), names.index(str(s.algebraic)), held)
 
 
 def _pieces_function(model, backend):
@@ -191,18 +191,18 @@ def pieces_exprs(model):
     :meth:`DeltaField.pieces` -- the rates of the two regions, the switching function
     and its indicators ``sigma_{I,II}`` -- for ``model``'s one Filippov sliding mode
     (a model restored from the disk cache: its symbolic model's)."""
+    return _PIECES.get(Identity(model), lambda: _build_pieces(model))
+
+
+def _build_pieces(model):
     from ..symbolic.derive import derive
 
-    hit = _PIECES.get(id(model))
-    if hit is not None and hit[0] is model:
-        return hit[1]
     filippov_sliding(model)  # the ValueError before any derivation
     d = derive(model)
     s = filippov_sliding(d.model)
     exprs = (list(d.modes[s.plus].rhs) + list(d.modes[s.minus].rhs)
              + [d.model.switching[s.surface], d.sigma_expr(s.surface, s.plus),
                 d.sigma_expr(s.surface, s.minus)])
-    _PIECES[id(model)] = (model, (s, d, exprs))
     return s, d, exprs
 
 

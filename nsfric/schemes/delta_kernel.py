@@ -29,6 +29,7 @@ import inspect
 
 import numpy as np
 
+from ..memo import Identity, Memo
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
 from .batch_kernel import check_powers, remembered
@@ -151,17 +152,18 @@ def trace_delta(scheme, n, n_params, projected, n_pre=0):
 
 # -- the generated modules --------------------------------------------------------------
 _PURE = (D.ieee_div, D.delta_lambda_scalar, D.delta_choice, D.delta_side, D.delta_event)
-_FIELDS: dict = {}
-_KERNELS: dict = {}
+_FIELDS = Memo(32, "nsfric.schemes.delta_kernel.fields")
+_KERNELS = Memo(64, "nsfric.schemes.delta_kernel.kernels")
 
 
 def _field_module(model):
     """``pieces``, ``reset`` and the pure decisions of :mod:`~nsfric.schemes.delta` for
     ``model``, compiled (one module per model, shared by the schemes); the source from
     the disk cache where it holds it (:mod:`nsfric.schemes.codecache`)."""
-    hit = _FIELDS.get(id(model))
-    if hit is not None and hit[0] is model:
-        return hit[1]
+    return _FIELDS.get(Identity(model), lambda: _build_field_module(model))
+
+
+def _build_field_module(model):
     n = len(model.states)
     src = scheme_store(model).value(("delta-field-module",), lambda d: _field_source(model), lambda v: (
         isinstance(v.get("untraceable"), str) or (isinstance(v["source"], str) and isinstance(v["n_pre"], int)
@@ -169,9 +171,7 @@ def _field_module(model):
     if "untraceable" in src:
         raise Untraceable(src["untraceable"])
     mod = load_source(src["source"], "df" + source_key(model.name)[:8])
-    out = (mod, src["projected"], src["n_pre"])
-    _FIELDS[id(model)] = (model, out)
-    return out
+    return mod, src["projected"], src["n_pre"]
 
 
 def _field_source(model) -> dict:
@@ -295,7 +295,7 @@ def kernel(model, scheme):
     adjustment on ``model``; raises :class:`Untraceable` or ImportError (no numba)."""
     import numba  # noqa: F401  (ImportError: the NumPy loop runs)
 
-    key = (id(model), type(scheme), scheme.name, getattr(scheme, "corrections", None))
+    key = (type(scheme), scheme.name, getattr(scheme, "corrections", None))
     return remembered(_KERNELS, key, model, lambda: _build(model, scheme))
 
 

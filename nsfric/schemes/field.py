@@ -37,6 +37,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..memo import Identity, Memo
 from ..solvers.switching import ModeLogic
 from .codecache import is_index_list, store
 
@@ -164,15 +165,11 @@ def _taylor(d, mode, q):
     return generate([e for col in out for e in col], (d.y, d.p))
 
 
-_COMPILED: dict = {}
+_COMPILED = Memo(32, "nsfric.schemes.field.compiled")
 
 
 def _compiled(model) -> _Compiled:
-    c = _COMPILED.get(id(model))
-    if c is None or c.model is not model:
-        c = _Compiled(model)
-        _COMPILED[id(model)] = c
-    return c
+    return _COMPILED.get(Identity(model), lambda: _Compiled(model))
 
 
 class DiscreteField:

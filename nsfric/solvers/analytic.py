@@ -21,6 +21,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from ..memo import Identity, Memo
+from ..symbolic.codegen import generate
 from ..symbolic.derive import derive, param_vector
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
@@ -33,16 +35,13 @@ def _rational(x: float):
     return sp.Rational(repr(float(x)))
 
 
-_FLOWS: dict = {}
+_FLOWS = Memo(256, "nsfric.solvers.analytic.flows")
 
 
 def _flow(d, mode, values):
     """Cached closed-form flow of ``mode`` for these parameter values."""
-    key = (id(d.model), mode, tuple(sorted(values.items())))
-    fl = _FLOWS.get(key)
-    if fl is None or fl.model is not d.model:
-        fl = _FLOWS[key] = _ModeFlow(d, mode, values)
-    return fl
+    key = (Identity(d.model), mode, tuple(sorted(values.items())))
+    return _FLOWS.get(key, lambda: _ModeFlow(d, mode, values))
 
 
 class _ModeFlow:
@@ -62,8 +61,8 @@ class _ModeFlow:
         M[:n, :n] = A
         M[:n, n] = b
         Phi = sp.simplify((M * _S).exp()[:n, :])
-        self.Phi_np = sp.lambdify(_S, Phi, "numpy")
-        self.Phi_mp = sp.lambdify(_S, Phi, "mpmath")
+        self.Phi_np = generate(Phi, _S, "numpy", cse=False, products=False, raw=True)
+        self.Phi_mp = generate(Phi, _S, "mpmath", cse=False, products=False, raw=True)
         eig = [complex(sp.N(e)) for e in A.eigenvals()] if n else [0]
         self.rate = max([abs(e) for e in eig] + [1e-300])
         gs = d.modes[mode].guards

@@ -31,6 +31,7 @@ from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import _get_wrapper_address
 from scipy.integrate._ivp.common import validate_tol
 
+from ..memo import Memo
 from ..symbolic.frozen import namespace_recipe
 from ..symbolic.generated import load_source, remembered_once
 from . import dop853_core as core
@@ -148,14 +149,14 @@ def _typeof_address(val, c):
     return core.FIELD  # the type made once (numba builds a new one per call otherwise)
 
 
-_MODULES: dict = {}
+_MODULES = Memo(64, "nsfric.solvers.dop853_numba")
 
 
 def stepper(d, mode: str, n: int):
     """The compiled module of ``mode`` of the derived model ``d`` with ``n`` states (built
     once per process and mode; numba's disk cache across processes).  Raises
     :class:`NotCompilable`."""
-    return remembered_once(_MODULES, (id(d), mode), d, lambda: _build(d, mode, n), NotCompilable)
+    return remembered_once(_MODULES, mode, d, lambda: _build(d, mode, n), NotCompilable)
 
 
 def _build(d, mode, n):

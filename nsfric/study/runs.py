@@ -16,6 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..memo import Identity, Memo
 from ..schemes import simulate
 from ..solution import Solution
 from ..solvers.base import Problem, get_solver
@@ -24,8 +25,10 @@ from ..solvers.base import Problem, get_solver
 #: inherit them (and their cached models, derivations and references) instead of
 #: unpickling fresh copies
 _LOCAL: dict = {}
-_REFS: dict = {}
-_WARM: set = set()
+#: the references of running studies, by source object (an Identity: never its bare id)
+_REFS = Memo(64, "nsfric.study.runs.references")
+#: the (source, law, scheme) whose generated code was compiled outside a timed run
+_WARM = Memo(1024, "nsfric.study.runs.warm")
 
 
 def local_token(obj, kind: str) -> str:
@@ -75,11 +78,10 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
     if isinstance(solver, Solution):
         return solver
     source = _resolve(source)
-    key = (id(source), getattr(source, "name", ""), law, tuple(sorted((params or {}).items())),
+    key = (Identity(source), getattr(source, "name", ""), law, tuple(sorted((params or {}).items())),
            t_end, solver)
-    hit = _REFS.get(key)
-    sol = hit[1] if hit is not None and hit[0] is source else None  # an id is reused once its object dies
-    if sol is None:
+    found, sol = _REFS.lookup(key)
+    if not found:
         prob = problem_of(source, law, params, t_end)
         names = ["analytic", "filippov"] if solver == "auto" else [solver]
         err = None
@@ -91,7 +93,7 @@ def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> S
                 err = e
         if sol is None:
             raise err
-        _REFS[key] = (source, sol)
+        _REFS.put(key, sol)
     return sol
 
 
@@ -126,11 +128,11 @@ def run_one(source, law, scheme, dt, variables=None, times=(), t_end=None, param
     Solution or a solver name (see :func:`reference_for`); ``max_steps`` and
     ``max_seconds`` are the budgets of the discrete run (:func:`~nsfric.schemes.simulate`)."""
     prob = problem_of(source, law, params, t_end)
-    key = (id(_resolve(source)), law, str(scheme))
+    key = (Identity(_resolve(source)), law, str(scheme))
     if key not in _WARM:  # compile lazily generated code outside the timed run
         T = float(prob.t_span[1])
         simulate(prob, scheme=scheme, dt=min(dt, T / 4), t_end=min(T, 4 * dt), compiled=True)
-        _WARM.add(key)
+        _WARM.put(key, True)
     res = simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds,
                    compiled=True)  # the same numbers, compiled where it can
     ref = reference_for(source, law, params, t_end, reference)

@@ -158,7 +158,7 @@ class ContactModel:
         return _ContactOutputs(self)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def compiled(model: ContactModel):
     """One generated function ``(y, p) -> [xi, F_n, v_t, c_t, J_n (K x n), J_t (K x n)]``."""
     flat = (list(model.overlaps) + list(model.forces) + list(model.tangential_velocities) + list(model.c_t)
@@ -166,7 +166,7 @@ def compiled(model: ContactModel):
     return generate(flat, (model.states, [p.symbol for p in model.params]), backend="math")
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def compiled_outputs(model: ContactModel):
     """The generated function ``(y, p) -> model.extra_outputs`` (in their order)."""
     return generate(list(model.extra_outputs.values()), (model.states, [p.symbol for p in model.params]),
@@ -204,7 +204,7 @@ def acceleration_scale(model: ContactModel, values: dict) -> float:
     return float(_evaluate([model.accel_scale], model, values)[0])
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def mode_arrays(mode: str):
     """``(closed, slip, S)`` of ``mode``: 1.0 where a contact is closed, the sliding sign
     ``s`` (0 where not sliding) and the indices of the stuck contacts."""

@@ -11,19 +11,17 @@ import hashlib
 
 import sympy as sp
 
-_MODEL_HASHES: dict = {}
+from ..memo import Identity, Memo
+
+#: the content hash of each live model object (computing it writes out every expression)
+_MODEL_HASHES = Memo(256, "nsfric.symbolic.content.model_hashes")
 
 
 def model_hash(model) -> str:
     """Content hash of a :class:`~nsfric.symbolic.model.HybridModel`: SHA-256 of every
     field of the model and of its parameters, modes and sliding modes (SymPy expressions
     as ``srepr``), so any change of a law's formulas, a default or a range changes it."""
-    memo = _MODEL_HASHES.get(id(model))
-    if memo is not None and memo[0] is model:
-        return memo[1]
-    digest = hashlib.sha256(_canonical(model).encode()).hexdigest()
-    _MODEL_HASHES[id(model)] = (model, digest)
-    return digest
+    return _MODEL_HASHES.get(Identity(model), lambda: hashlib.sha256(_canonical(model).encode()).hexdigest())
 
 
 def _canonical(o) -> str:

@@ -8,6 +8,7 @@ computed one after the other by the same code, so a member's numbers do not depe
 the batch it is in."""
 from __future__ import annotations
 
+from ..memo import Memo
 from .generated import remembered_once
 from .kernel import function_source, identifier, load_source, loop_template, source_key
 
@@ -37,7 +38,7 @@ except ImportError:  # the same code, interpreted
         return float(Fraction(a) * Fraction(b) + Fraction(c))
 
 '''
-_MODULES: dict = {}
+_MODULES = Memo(32, "nsfric.symbolic.corner_kernel")
 
 
 def _vector_function(name, exprs, states, params) -> str:
@@ -67,6 +68,6 @@ def kernel_source(model) -> str:
 
 def kernel(model):
     """The compiled module of ``model`` (once per process and model)."""
-    return remembered_once(_MODULES, id(model), model,
+    return remembered_once(_MODULES, "kernel", model,
                            lambda: load_source(kernel_source(model), "corners" + source_key(model.name)[:8]),
                            failure=())

@@ -19,6 +19,8 @@ import os
 import sys
 import tempfile
 
+from ..memo import Identity
+
 
 KIND = "kernels"
 
@@ -76,19 +78,9 @@ def load_source(source: str, stem: str = "kernel"):
     return mod
 
 
-def remembered_once(cache: dict, key, owner, build, failure=Exception):
-    """``build()`` once per process and ``key`` of ``owner`` (an object that must be the
-    very one of the remembered entry): the result, or the ``failure`` it raised, which is
+def remembered_once(memo, key, owner, build, failure=Exception):
+    """``build()`` once per ``key`` of the live object ``owner`` (an
+    :class:`~nsfric.memo.Identity`, never its bare ``id()``) in ``memo`` (a
+    :class:`~nsfric.memo.Memo`): the result, or the ``failure`` it raised, which is
     raised again without building again (compiled kernels and steppers: tried once)."""
-    hit = cache.get(key)
-    if hit is not None and hit[0] is owner:
-        if isinstance(hit[1], failure):
-            raise hit[1]
-        return hit[1]
-    try:
-        out = build()
-    except failure as e:
-        cache[key] = (owner, e)
-        raise
-    cache[key] = (owner, out)
-    return out
+    return memo.get((Identity(owner), key), build, failure)

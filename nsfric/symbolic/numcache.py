@@ -70,13 +70,13 @@ def _digest_files(paths) -> str:
     return h.hexdigest()
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _symbolic_digest() -> str:
     files = [os.path.join(d, f) for d, _, fs in os.walk(HERE) for f in fs if f.endswith(".py")]
     return _digest_files(files)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _versions() -> str:
     from importlib.metadata import PackageNotFoundError, version
 

@@ -20,7 +20,7 @@ SYSTEMS: dict = {}
 def system(name, laws):
     """Register a cached model builder ``builder(law) -> HybridModel`` as ``name``."""
     def deco(fn):
-        cached = lru_cache(maxsize=None)(fn)
+        cached = lru_cache(maxsize=64)(fn)  # a model per law: far more than a system has
 
         def build(law: str):
             if law not in laws:

@@ -15,6 +15,7 @@ import sympy as sp
 
 from nsfric.symbolic import laws as L
 from nsfric.symbolic import tangential as T
+from nsfric.symbolic.codegen import generate
 from nsfric.symbolic.coupling import couple
 from nsfric.symbolic.kinematics import Slider
 from nsfric.symbolic.derive import derive
@@ -238,7 +239,7 @@ def csds_loading_rate(law=None, samples=2000):
     gap = sigma * (2 * (sigma + delta) - sigma)  # s (2 v_par - s) at v_par = s + delta
     p.holds(sp.expand(gap).is_positive, "loading => v_par = s + delta, delta > 0 => |v|^2 - |xi'|^2 > 0")
     # numeric cross-check on the lambdified law
-    fr = sp.lambdify(list(XI) + list(V) + [k, gamma, F_max], pl.slips[0][2], "numpy")
+    fr = generate(pl.slips[0][2], list(XI) + list(V) + [k, gamma, F_max], "numpy", cse=False, products=False, raw=True)
     g = rng()
     n = 20 * samples
     x, w = g.normal(size=(2, n)) * 3, g.normal(size=(2, n)) * 3

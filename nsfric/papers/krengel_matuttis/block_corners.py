@@ -166,7 +166,7 @@ class BlockCornerSprings(BlockCorners):
         return SpringOutputs(self)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)
 def block_corners(law: str = "coulomb-corners") -> BlockCorners:
     """The :class:`BlockCorners` model of ``law`` (built once): exact static friction
     (``coulomb-corners``) or a spring per corner (:data:`SPRING_LAWS`)."""

@@ -90,7 +90,7 @@ def cundall_strack_expressions():
     return out, (xi_c, v_t, F_n, m_eff_tan, Y, kt_ratio, gt_ratio, mu)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1)
 def contact_expressions() -> dict:
     """``{"normal": (exprs, args), "coulomb": ..., "cundall_strack": ...}`` (see above)."""
     return {"normal": normal_expressions(), "coulomb": coulomb_expressions(),

@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import sympy as sp
 
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.krengel_matuttis import systems
 from nsfric.papers.krengel_matuttis.systems import (  # noqa: F401  (re-exported: the figures and tests use them)
     ALPHA, D, F_NORMAL, G, GAMMA_T, K_T, MASS, Y, alpha, damping, dt, gt_ratio, kt_ratio, l, rho,
@@ -48,7 +48,7 @@ from nsfric.papers.krengel_matuttis.systems import (  # noqa: F401  (re-exported
 from nsfric.cases.base import Case
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)
 def _number_functions(name: str) -> dict:
     """``{quantity: (function, parameter names, expression text)}`` of
     :func:`systems.slope_numbers` (generated code kept in the disk cache of derived
@@ -59,7 +59,7 @@ def _number_functions(name: str) -> dict:
         out = {}
         for k, e in systems.slope_numbers(name).items():
             args = sorted(s.name for s in e.free_symbols)
-            out[k] = (sp.lambdify(args, e, "math"), args, str(e))
+            out[k] = (generate(e, args, "math", cse=False, products=False, raw=True), args, str(e))
         return out
     return cached_lambdas(f"{name}/table-1", build, class_files(SlopeBlock))
 

@@ -131,7 +131,7 @@ def slope_block_rotating(law: str):
                   reference=f"{SLOPE_REFERENCE}, eqs 21-22 (rotation); {tangential.reference}")
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)
 def slope_numbers(name: str = "slope-block") -> dict:
     """Table 1's derived values and the equilibrium quantities of the block ``name``
     (``slope-block`` or ``slope-block-rotating``), as expressions in the parameters.

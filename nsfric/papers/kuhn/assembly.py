@@ -14,23 +14,24 @@ stress to the original frame (eq 24) and compares it with the unrotated one.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 from scipy.spatial import cKDTree
 from scipy.spatial.transform import Rotation
 
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import contact_law as K
 from nsfric.papers.kuhn.incremental import FRAMES, KuhnContact, adjust_frame
 
 
-@cache
+@lru_cache(maxsize=1)
 def _stress_formulas():
     l, f = sp.Matrix(sp.symbols("l1:4", real=True)), sp.Matrix(sp.symbols("f1:4", real=True))
     S, R = sp.Matrix(3, 3, sp.symbols("s1:10", real=True)), sp.Matrix(3, 3, sp.symbols("r1:10", real=True))
-    return (sp.lambdify((*l, *f), K.love_weber_dyad(l, f), "numpy"),
-            sp.lambdify((*S, *R), K.restore_stress(S, R), "numpy"))
+    return (generate(K.love_weber_dyad(l, f), (*l, *f), "numpy", cse=False, products=False, raw=True),
+            generate(K.restore_stress(S, R), (*S, *R), "numpy", cse=False, products=False, raw=True))
 
 
 def love_weber_stress(branch, force, volume):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import contact_law as K
 from nsfric.symbolic.checks._base import Proof, check, dot, norm2, rng, vec
 
@@ -70,7 +71,7 @@ def kuhn_slip_onset(eq9=K.friction_limit_residual, coeffs=K.slip_coefficients, e
     p.zero(sp.limit(eq10(As, -b, Cs), As, 0) - eq14(-b, Cs), "A -> 0 (B < 0): eq 10 -> -C/(2B) (eq 14)")
     p.zero(2 * Bs * eq14(Bs, Cs) + Cs, "eq 14 solves 2 B alpha + C = 0")
     syms = list(f) + list(d) + [K.f_n, K.d_zeta, K.mu, K.k_n, K.k_t]
-    fABC = sp.lambdify(syms, [A, B, C], "numpy")
+    fABC = generate([A, B, C], syms, "numpy", cse=False, products=False, raw=True)
     g = rng(7)
     n = 10 * samples
     F = g.normal(size=(2, n)) * 0.5
@@ -78,7 +79,7 @@ def kuhn_slip_onset(eq9=K.friction_limit_residual, coeffs=K.slip_coefficients, e
     mu_, kn, kt = g.uniform(0.2, 1, n), g.uniform(0.5, 2, n), g.uniform(0.5, 2, n)
     Av, Bv, Cv = (np.asarray(x, float) for x in fABC(*F, *D, fn, dz, mu_, kn, kt))
     disc = Bv ** 2 - Av * Cv
-    f10 = sp.lambdify((As, Bs, Cs), eq10(As, Bs, Cs), "numpy")
+    f10 = generate(eq10(As, Bs, Cs), (As, Bs, Cs), "numpy", cse=False, products=False, raw=True)
     with np.errstate(invalid="ignore", divide="ignore"):
         al = np.asarray(f10(Av, Bv, np.where(disc > 0, Cv, 0.0)), float)
     keep = np.flatnonzero((Cv > 0) & (disc > 0) & (np.abs(Av) > 1e-6))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from nsfric.symbolic.codegen import generate
 from nsfric.symbolic.laws import k_n, mu
 
 k_t = sp.Symbol("k_t", positive=True)
@@ -231,6 +232,6 @@ def slip_exponent(c2_zero: bool = False):
 def theta_end_numeric():
     """NumPy functions of :func:`theta_end_solution`: ``(f(theta_t, c_1, c_2), f0(theta_t, c_1))``
     for ``c_2 != 0`` and ``c_2 = 0``; arguments ``0 < theta_t < pi``, ``c_1 > 0``."""
-    f = sp.lambdify((theta_t, c_1, c_2), theta_end_solution(False), "numpy")
-    f0 = sp.lambdify((theta_t, c_1), theta_end_solution(True), "numpy")
+    f = generate(theta_end_solution(False), (theta_t, c_1, c_2), "numpy", cse=False, products=False, raw=True)
+    f0 = generate(theta_end_solution(True), (theta_t, c_1), "numpy", cse=False, products=False, raw=True)
     return f, f0

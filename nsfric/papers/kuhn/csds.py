@@ -11,24 +11,25 @@ which eq 9 relaxes instantly: the D-SDS (eq 3), i.e. add-and-project on the elon
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import csds_law as S
 from nsfric.symbolic.laws import F_max, gamma, k
 from nsfric.papers.kuhn.incremental import KuhnContact, Movement, StepResult, _formulas, _row, _solution, _v, adjust_frame, run_steps
 
 
-@cache
+@lru_cache(maxsize=1)
 def _csds():
     xs, vs = sp.symbols("xi1:4", real=True), sp.symbols("v1:4", real=True)
     F_stick, rate_stick, F_slip, rate_slip = S.rates_3d(xs, vs)
     end, end0 = S.slip_increment()
     end = sp.collect(sp.expand(end), sp.exp(-S.h * k / gamma))  # exp(-h k/gamma) only: no overflow
-    lam = lambda args, e: sp.lambdify(args, e, "numpy")
+    lam = lambda args, e: generate(e, args, "numpy", cse=False, products=False, raw=True)
     rate_s, Fs = sp.symbols("r1:4", real=True), sp.symbols("F1:4", real=True)
     return {
         "F_stick": lam((*xs, *vs, k, gamma), F_stick), "F_slip": lam((*xs, *vs, k, gamma, F_max), F_slip),

@@ -17,7 +17,7 @@ force is its reaction, ``f_t = -F`` (``f_t = k_t xi`` while sticking without dam
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import sympy as sp
 
@@ -74,7 +74,7 @@ def dissipation_rate(F, xi_rate, vs, gamma_=gamma):
     return gamma_ * (xi_rate.T * xi_rate)[0, 0] - (F.T * (vs - xi_rate))[0, 0]
 
 
-@cache
+@lru_cache(maxsize=1)
 def slip_increment():
     """The 1D sliding branch (``slip+``, eq 9) solved exactly over one increment of length
     ``h``, the bound growing linearly from ``b_0`` to ``b_1``: ``(x(h), x(h) at gamma -> 0+)``

@@ -24,7 +24,7 @@ All formulas come from :mod:`nsfric.papers.kuhn.contact_law` (lambdified once).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 import sympy as sp
@@ -32,6 +32,7 @@ from scipy.integrate import solve_ivp
 from scipy.spatial.transform import Rotation
 
 from nsfric.solution import Solution
+from nsfric.symbolic.codegen import generate
 from nsfric.papers.kuhn import contact_law as K
 from nsfric.symbolic.laws import k_n as _kn
 from nsfric.symbolic.laws import mu as _mu
@@ -46,7 +47,7 @@ COLUMNS = ("f_t1", "f_t2", "f_t3", "f_t_body1", "f_t_body2", "f_t_abs", "f_n", "
 
 
 # -- the paper's formulas, lambdified from nsfric.papers.kuhn.contact_law -----------------------------
-@cache
+@lru_cache(maxsize=1)
 def _formulas():
     f = sp.Matrix(sp.symbols("f1:4", real=True))
     d = sp.Matrix(sp.symbols("d1:4", real=True))
@@ -55,7 +56,7 @@ def _formulas():
     fn, dz, kn, kt, mu = K.f_n, K.d_zeta, _kn, K.k_t, _mu
     A, B, C = K.slip_coefficients(f, d, fn, dz, mu, kn, kt)
     As, Bs, Cs = sp.symbols("A B C", real=True)
-    lam = lambda args, e: sp.lambdify(args, e, "numpy")
+    lam = lambda args, e: generate(e, args, "numpy", cse=False, products=False, raw=True)
     th_exact, th_exact0 = K.theta_end_numeric()
     return {
         "onset": lam((K.zeta_end, K.d_zeta), K.contact_onset()),

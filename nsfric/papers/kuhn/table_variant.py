@@ -13,7 +13,7 @@ Outside the table the ends are held (``theta`` within ``2 exp(-K_max)`` of 0 or 
 """
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -24,7 +24,7 @@ TABLE_SIZE = 1024
 K_MAX = 20.0
 
 
-@cache
+@lru_cache(maxsize=8)
 def theta_table(n: int = TABLE_SIZE, K_max: float = K_MAX):
     """The master table ``(K, theta_end)``: ``n`` entries, ``K`` uniform in
     ``[-K_max, K_max]``, ``theta_end`` from the closed form of eq 18 at ``theta_t = pi/2``

@@ -168,7 +168,7 @@ class _ColumnOutputs:
         return names, out
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def _output_function(model: ColumnModel):
     E = sum(m_grain * v ** 2 / 2 for v in model.v)
     exprs = [E] + [-F for F in model.forces]

@@ -26,9 +26,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import sympy as sp
 from scipy.optimize import brentq
 
+from nsfric.symbolic.codegen import generate
 from nsfric.symbolic import impact_laws as IL
 from nsfric.papers.schafer1996 import systems
 from nsfric.cases.base import Case
@@ -44,11 +44,11 @@ CLOSED_FORMS = {
 }
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=16)
 def _lambdified(name):
     expr = CLOSED_FORMS[name]()
     syms = sorted(expr.free_symbols, key=str)
-    return [s.name for s in syms], sp.lambdify(syms, expr, "numpy")
+    return [s.name for s in syms], generate(expr, syms, "numpy", cse=False, products=False, raw=True)
 
 
 def closed_form(name: str, values: dict):
