@@ -1,5 +1,5 @@
 """The package's layers import only downwards (SPEC §1), including imports inside
-functions: symbolic -> solvers -> schemes -> study -> cases -> report -> cli, with the
+functions: symbolic -> solvers -> schemes -> study -> cases -> adapters -> report -> cli, with the
 helper modules at the package top (I/O, plotting, the Solution, errors) as the ground
 floor, importing no layer; the papers (``nsfric.papers``) sit on top of the engine,
 which never names them.  A reference is an import statement, ``__import__`` or
@@ -16,7 +16,8 @@ from nsfric.plugins import GROUPS  # entry-point group names, not modules
 
 ROOT = pathlib.Path(nsfric.__file__).parent
 #: rank of each layer; a module may import its own layer or a lower rank only
-RANKS = {"symbolic": 1, "solvers": 2, "schemes": 3, "study": 4, "cases": 5, "report": 6, "cli": 7, "papers": 8}
+RANKS = {"symbolic": 1, "solvers": 2, "schemes": 3, "study": 4, "cases": 5, "adapters": 5.5, "report": 6, "cli": 7,
+         "papers": 8}
 #: a string naming a module of the package
 MODULE_NAME = re.compile(r"^nsfric(\.\w+)*$")
 GROUND = 0

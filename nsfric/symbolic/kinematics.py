@@ -156,9 +156,19 @@ class PlanarDiscs(Kinematics):
     the relative tangential velocity of the material points there (``omega x r``) is
     ``v_t = (v_2 - v_1).t - (l_1 omega_1 + l_2 omega_2)``.  The tangential force ``F_t``
     acts on disc 2 along ``t`` (on disc 1 against it), with torques ``-l_i F_t``.
+
+    The lever arm is a convention (DEM codes differ): ``arm_overlap`` (a number or a
+    symbol of the model's parameters) is the share of the half overlap taken off the
+    radius, ``l_i = R_i - arm_overlap xi/2``.  The default 1 is the common contact point
+    above; 0 gives the radius itself, ``l_i = R_i`` (the contact-point velocity and the
+    torque then refer to a point inside the other disc, and angular momentum is
+    conserved only up to ``O(xi F_t)``).  The same arm serves the contact-point velocity
+    and the torque, so the tangential force does work ``F_t v_t`` on the pair whatever
+    the arm.
     """
 
     params: tuple = ()
+    arm_overlap: object = 1
 
     def __post_init__(self):
         syms = {}
@@ -198,8 +208,10 @@ class PlanarDiscs(Kinematics):
         return n, (-n[1], n[0]), d
 
     def arms(self):
+        """``(l_1, l_2)``: the lever arms ``l_i = R_i - arm_overlap xi/2``."""
         R1, R2 = self._p[4], self._p[5]
-        return R1 - self.overlap / 2, R2 - self.overlap / 2
+        shift = self.arm_overlap * self.overlap / 2
+        return R1 - shift, R2 - shift
 
     def _dv(self):
         b1, b2 = self._s[1], self._s[2]

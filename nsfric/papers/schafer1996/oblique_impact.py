@@ -6,7 +6,11 @@ overlap and normal from the centres, so the normal turns during the contact).  T
 start touching (zero overlap) in the centre-of-mass frame with normal approach speed
 ``v_n`` and shear velocity ``v_s^i = psi_i v_n`` (parameter ``psi_i = tan(theta)``), spins
 zero.  ``v_s`` is the paper's shear velocity of the contact points, surface velocities
-``l_i omega_i`` included.
+``l_i omega_i`` included, with the lever arms ``l_i = R_i - arm_overlap xi/2`` of the
+contact-point velocity and the torque: parameter ``arm_overlap`` in ``[0, 1]``, 1
+(default) the common contact point midway through the overlap, 0 the radius, as LAMMPS's
+``pair gran/*/history`` takes it (a convention of the code, not of the paper; presets in
+:mod:`nsfric.papers.schafer1996.conventions`).
 
 Laws: ``TANGENTIAL`` with the linear spring-dashpot normal force (eq 2, ``k_n = 7.32e6
 N/m``, ``gamma_n = 2.06 kg/s``, contact ending at zero overlap), or ``TANGENTIAL/NORMAL``
@@ -60,7 +64,17 @@ NORMAL = ("linear-dashpot", "hertz", "hertz-damped", "kuwabara-kono")
 psi_i, v_n = sp.symbols("psi_i v_n", positive=True)
 ks_ratio, k_s = sp.symbols("ks_ratio k_s", positive=True)
 ks0_ratio = sp.Symbol("ks0_ratio", positive=True)
+arm_overlap = sp.Symbol("arm_overlap", nonnegative=True)
+#: the lever arm ``l_i = R_i - arm_overlap xi/2`` of the contact-point velocity and the
+#: torque: 1 (default) the common contact point, 0 the radius (a DEM code's convention,
+#: e.g. :data:`nsfric.papers.schafer1996.conventions.LAMMPS_GRAN_HOOKE_HISTORY`)
+ARM = L.P(arm_overlap, 1.0, 0, 1, doc="lever arm l_i = R_i - arm_overlap xi/2: 1 = contact point midway "
+          "through the overlap, 0 = the radius R_i")
 KIN = PlanarDiscs()
+#: the kinematics with the lever arm a parameter: the model of a run with
+#: ``arm_overlap != 1`` (the default model keeps the arm ``R_i - xi/2`` literal, so its
+#: generated code -- and every number of it -- is the one it was before the option)
+KIN_ARM = PlanarDiscs(arm_overlap=arm_overlap)
 #: initial overlap with a Hertz-type normal law [m] (``1e-12 m`` is covered in ``1e-12 s``
 #: at 1 m/s, against contact times of ~5e-5 s)
 XI0_HERTZ = 1e-12
@@ -100,13 +114,15 @@ def tangential_law(name: str, normal: str):
     return T.with_normal_magnitude(build[name]())
 
 
-def build_model(law: str):
-    """The coupled model of the case law ``law`` (PlanarDiscs x normal x tangential)."""
+def build_model(law: str, arm: bool = False):
+    """The coupled model of the case law ``law`` (PlanarDiscs x normal x tangential);
+    ``arm``: with the lever arm the parameter ``arm_overlap`` (:data:`KIN_ARM`), else
+    ``R_i - xi/2`` (the parameter declared but unused: it must then be 1)."""
     t, n = split_law(law)
     normal = L.get_law(n, "normal")
     extra = (L.P(psi_i, 1.0, 0, doc="psi_i = v_s^i/v_n^i = tan(theta)"),
-             L.P(v_n, 1.0, 0, lo_open=True, doc="normal impact speed v_n^i", unit="m/s"))
-    return couple(KIN, normal=normal, tangential=tangential_law(t, n), name=f"oblique-impact/{law}",
+             L.P(v_n, 1.0, 0, lo_open=True, doc="normal impact speed v_n^i", unit="m/s"), ARM)
+    return couple(KIN_ARM if arm else KIN, normal=normal, tangential=tangential_law(t, n), name=f"oblique-impact/{law}",
                   params=extra, reference=f"{REFERENCE}; {normal.reference}")
 
 
@@ -147,6 +163,30 @@ class ObliqueImpact(Case):
 
     def build(self, law: str):
         return build_model(law)
+
+    def _problem(self, model, law, params, t_end):
+        """:meth:`Case._problem` on the model with the lever arm a parameter where
+        ``arm_overlap`` (any member of a batch) is not 1 (:meth:`arm_model`)."""
+        arm = (params or {}).get("arm_overlap", 1.0)
+        if np.any(np.asarray(arm, dtype=float) != 1.0):
+            self.bind(law, params)  # the range check first, naming the parameter
+            model = self.arm_model(law)
+        return super()._problem(model, law, params, t_end)
+
+    def arm_model(self, law: str):
+        """The model of ``law`` with the lever arm ``R_i - arm_overlap xi/2`` a parameter
+        (:data:`KIN_ARM`), from the disk cache of derived numerics like
+        :meth:`~nsfric.cases.base.Case.numeric_model`."""
+        law = self.check_law(law)
+        models = self.__dict__.setdefault("_arm_models", {})
+        if law not in models:
+            from functools import partial
+
+            from nsfric.symbolic.numcache import class_files, numeric_model, own_case
+
+            models[law] = numeric_model(self.name, f"{law}@arm_overlap", partial(build_model, law, True),
+                                        class_files(type(self)), own=own_case(type(self)))
+        return models[law]
 
     def y0(self, law, values) -> np.ndarray:
         """Touching in the centre-of-mass frame: relative velocity ``(-v_n, psi_i v_n)``
@@ -196,7 +236,8 @@ class ObliqueImpact(Case):
         n, t = np.array([dx, dy]) / d, np.array([-dy, dx]) / d
         xi = values["R_1"] + values["R_2"] - d
         dv = np.array([s["vx_2"] - s["vx_1"], s["vy_2"] - s["vy_1"]])
-        l1, l2 = values["R_1"] - xi / 2, values["R_2"] - xi / 2
+        shift = values.get("arm_overlap", 1.0) * xi / 2
+        l1, l2 = values["R_1"] - shift, values["R_2"] - shift
         m_eff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
         E = 0.5 * m_eff * dv @ dv + 0.5 * values["I_1"] * s["omega_1"] ** 2 + 0.5 * values["I_2"] * s["omega_2"] ** 2
         return {"v_n": float(-dv @ n), "v_s": float(dv @ t - l1 * s["omega_1"] - l2 * s["omega_2"]), "E": float(E)}

