@@ -70,7 +70,8 @@ class VerifyPoint:
         """One line: the status, the order, the limit and the offset (per law when several)."""
         d = self.laws[self.law]
         fit, lim = d["order"], self.limit
-        order = fit.label() if fit.ok else (f"self-convergence {lim.order.label()}" if lim.order.ok else "no order")
+        order = (fit.label() if fit.ok else "the values do not change with dt" if lim.constant
+                 else f"self-convergence {lim.order.label()}" if lim.order.ok else "no order")
         head = d["status"]
         if len(self.laws) > 1 and self.converges_to is None and lim.converges:
             head = f"converges to none of {', '.join(self.laws)}; closest: {self.law}"
