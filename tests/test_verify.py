@@ -116,6 +116,16 @@ def test_parameter_points_a_convention_and_the_files(tmp_path):
     assert (tmp_path / "v" / "verify.png").stat().st_size > 0
     df = res.to_dataframe()
     assert len(df) == 2 * len(DTS) and set(df["gamma"]) == {2.0, 3.0}
+    cols = {"gamma": [], "dt": [], "v_end": []}  # the same runs as a CSV with a parameter column
+    for point in pts:
+        for dt in DTS:
+            full = {**nsfric.get_case(CASE).bind("d-sds", {"v0": 5.0, **point}), "t_end": T_END}
+            cols["gamma"].append(point["gamma"]), cols["dt"].append(dt)
+            cols["v_end"].append(plates()(dt, full)["v_end"])
+    path = tmp_path / "code.csv"
+    path.write_text(csv_text({k: np.array(v) for k, v in cols.items()}))
+    again = nsfric.verify(CASE, input=str(path), convention=conv, t_end=T_END)
+    assert again.to_dict()["points"] == res.to_dict()["points"]
     with pytest.raises(ValueError, match="contradicts convention"):
         nsfric.verify(CASE, runner=plates(), dts=DTS, convention=conv, params={"v0": 4.0})
 
@@ -200,3 +210,18 @@ def test_bad_api_input_names_the_parameter():
         nsfric.verify(CASE, "d-sds")
     with pytest.raises(ValueError, match="unknown parameter"):
         nsfric.verify(CASE, "d-sds", runner=plates(), dts=DTS, params={"nope": 1.0})
+
+
+def test_a_file_nsfric_did_not_write_is_never_replaced(tmp_path, capsys):
+    path = tmp_path / "code.csv"
+    path.write_text(csv_text(table(plates())))
+    out = tmp_path / "v"
+    out.mkdir()
+    (out / "verify.json").write_text("mine")
+    argv = ["verify", CASE, "--law", "d-sds", "--input", str(path), "--t-end", str(T_END), "--out", str(out)]
+    assert main(argv) == 2 and "nsfric: error: --out" in capsys.readouterr().err
+    assert main(argv + ["--beside-existing"]) == 2 and "did not write it" in capsys.readouterr().err
+    assert os.listdir(out) == ["verify.json"] and (out / "verify.json").read_text() == "mine"
+    with pytest.raises(ValueError, match="out"):
+        nsfric.verify(CASE, "d-sds", input=str(path), t_end=T_END, out=str(out))
+    assert os.listdir(out) == ["verify.json"]
