@@ -48,8 +48,7 @@ class VerifyPoint:
     def converges_to(self):
         """The law the code converges to (offset within its uncertainty; the smallest
         relative offset when several are), or None."""
-        ok = [lw for lw, d in self.laws.items() if d["status"].startswith("converges to ")
-              and not d["status"].startswith("converges to something")]
+        ok = [lw for lw, d in self.laws.items() if d["status"] == f"converges to {lw}"]
         return min(ok, key=lambda lw: abs(self.laws[lw]["offset"]) / max(self.laws[lw]["offset_uncertainty"], 1e-300),
                    default=None)
 
