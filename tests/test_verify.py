@@ -150,6 +150,8 @@ def test_the_limit_of_closed_form_sequences():
     for y, limit in ((1.0 + 0.43 * h + 2.3 * h ** 2, 1.0), (-2.0 + 0.5 * h ** 2 - 3 * h ** 3, -2.0)):
         lim = extrapolate(h, y)
         assert lim.converges and abs(lim.value - limit) <= lim.uncertainty < 1e-3
+    three = extrapolate(h[:3], 1.0 + 0.43 * h[:3])  # three steps: nothing checks the model C h^p
+    assert abs(three.value - 1.0) < 1e-12 and three.uncertainty >= 0.43 * h[2] and math.isnan(three.order.stderr)
     const = extrapolate(h, np.full(4, 0.25))
     assert const.constant and const.value == 0.25
 

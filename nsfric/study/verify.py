@@ -82,11 +82,12 @@ def fixed_params(case, convention, params) -> dict:
 
 
 def reference_observables(case, law, values, t_end=None, solver="filippov") -> tuple:
-    """``(exact, uncertainty)``: the case's observables of the exact reference of ``law``
+    """``(exact, uncertainty, how)``: the case's observables of the exact reference of ``law``
     at the parameters ``values`` -- its summary (:meth:`~nsfric.cases.base.Case.observables`)
     and every state and derived quantity at the end time as ``<name>_end`` -- each with
     the change of its value under a second solve (module docstring); ``nan`` where the
-    case's solver takes no tolerances."""
+    case's solver takes no tolerances; ``how`` says how the uncertainty was estimated
+    (and, where the case gives no summary for this solve, why)."""
     def solve(**opts):
         sol = case.reference_solution(law, solver=solver, params=values, t_end=t_end, samples=2, **opts)
         obs = {k: float(v) for k, v in (sol.summary or {}).items()
@@ -97,15 +98,20 @@ def reference_observables(case, law, values, t_end=None, solver="filippov") -> t
         return sol, obs
 
     sol, first = solve()
+    why = ""
+    if not sol.summary and hasattr(case, "why_no_observables"):
+        why = "; no summary observables: " + case.why_no_observables(law, sol)
     rtol, atol = sol.tolerances.get("rtol"), sol.tolerances.get("atol")
     if rtol is None or atol is None:
-        return first, {k: math.nan for k in first}
+        return first, {k: math.nan for k in first}, f"not estimated (solver {sol.solver!r} takes no tolerances){why}"
     tighter = rtol / ESTIMATE_FACTOR >= TIGHTEST_RTOL
     f = 1 / ESTIMATE_FACTOR if tighter else ESTIMATE_FACTOR
     _, second = solve(rtol=min(rtol * f, 0.1), atol=atol * f)
     exact = second if tighter else first
     eps = np.finfo(float).eps
-    return exact, {k: max(abs(first[k] - second.get(k, math.nan)), 4 * eps * abs(exact[k])) for k in exact}
+    how = (f"|change| from rtol = {rtol:g} to {min(rtol * f, 0.1):g} (atol {atol:g} to {atol * f:g}); the value is "
+           f"the {'tighter' if tighter else 'first'} solve's{why}")
+    return exact, {k: max(abs(first[k] - second.get(k, math.nan)), 4 * eps * abs(exact[k])) for k in exact}, how
 
 
 def _bound(case, laws, fixed, point, t_end):
@@ -192,7 +198,7 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
     if clash:
         raise ValueError(f"parameter(s) {clash} are both fixed (params or the convention) and columns of the input")
     groups = group_points(cols, pcols)
-    result_points = []
+    result_points, estimates = [], {}
     for point, rows in groups:
         values = {**fixed, **point}
         for lw in laws:
@@ -205,8 +211,11 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
         known = set.intersection(*(set(e[0]) for e in exact.values()))
         unknown = [o for o in obs if o not in known]
         if unknown:
-            raise ValueError(f"unknown observable(s) {unknown} for case {case.name!r} (law {', '.join(laws)}); "
-                             f"it gives {sorted(known)}")
+            why = "".join(dict.fromkeys(e[2].partition("; no summary")[1] + e[2].partition("; no summary")[2]
+                                        for e in exact.values()))
+            raise ValueError(f"unknown observable(s) {unknown} for case {case.name!r} (law {', '.join(laws)}"
+                             f"{', at ' + str(point) if point else ''}); it gives {sorted(known)}{why}")
+        estimates.update({lw: e[2] for lw, e in exact.items()})
         dt = cols["dt"][rows]
         gain = _energy_gain(cols, energy, rows)
         for o in obs:
@@ -216,7 +225,7 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
     meta = {"case": case.name, "laws": laws, "convention": getattr(convention, "name", None),
             "convention_params": dict(getattr(convention, "params", {}) or {}), "params": fixed,
             "t_end": t_end, "solver": solver, "input": source, "observables": obs,
-            "energy_columns": energy}
+            "energy_columns": energy, "exact_uncertainty": estimates}
     return VerifyResult(case.name, laws, result_points, meta)
 
 

@@ -16,7 +16,9 @@ pair ``(y_2, y_3)`` and to Aitken's extrapolation of ``(y_1, y_2, y_3)`` (which 
 the local order of these three steps), and of the distance between Aitken's
 extrapolations of ``(y_1, y_2, y_3)`` and ``(y_2, y_3, y_4)`` -- estimates of the
 neglected higher-order terms, also of their bias on the fitted ``p`` --, plus the change
-of ``L`` over one standard error of ``p``, plus the round-off level of the values.  Values
+of ``L`` over one standard error of ``p``, plus the round-off level of the values.  With
+three steps nothing checks the model ``C h^p``: the uncertainty is then at least the
+whole correction ``|L - y_1|``.  Values
 that do not change with the step (every difference at round-off) have the finest
 value as their limit and their spread as its uncertainty.
 
@@ -130,6 +132,8 @@ def extrapolate(dts, values, tol=0.3) -> Limit:
     aitken = [_aitken(y[i:i + 3]) for i in range(min(2, len(y) - 2))]
     spread += [abs(limit - a) for a in aitken[:1]] + [abs(aitken[0] - a) for a in aitken[1:]]
     u = max(x for x in spread if math.isfinite(x)) if any(map(math.isfinite, spread)) else abs(limit - y[0])
+    if len(h) == 3:  # nothing checks the model e = C h^p: the whole correction is uncertain
+        u = max(u, abs(limit - y[0]))
     if math.isfinite(fit.stderr):  # dL/dp over one standard error of p
         u += abs((y[0] - y[1]) * r * math.log(h[1] / h[0]) / (r - 1.0) ** 2) * fit.stderr
     return Limit(float(limit), float(u + floor), fit)

@@ -69,8 +69,8 @@ class VerifyPoint:
         """One line: the status, the order, the limit and the offset (per law when several)."""
         d = self.laws[self.law]
         fit, lim = d["order"], self.limit
-        order = (fit.label() if fit.ok else "the values do not change with dt" if lim.constant
-                 else f"self-convergence {lim.order.label()}" if lim.order.ok else "no order")
+        order = (_label(fit) if fit.ok else "the values do not change with dt" if lim.constant
+                 else f"self-convergence {_label(lim.order)}" if lim.order.ok else "no order")
         head = d["status"]
         if len(self.laws) > 1 and self.converges_to is None and lim.converges:
             head = f"converges to none of {', '.join(self.laws)}; closest: {self.law}"
@@ -107,6 +107,11 @@ class VerifyPoint:
                 "offset_uncertainty": top["offset_uncertainty"], "status": self.status,
                 "converges_to": self.converges_to, "verdict": self.verdict(), "energy_gain": self.energy_gain,
                 "laws": laws}
+
+
+def _label(fit) -> str:
+    """``p = 1.00 ± 0.01``, or ``p = 1.00 (3 steps, no standard error)``."""
+    return fit.label() if math.isfinite(fit.stderr) else f"p = {fit.order:.2f} ({fit.n_points + 1} steps, no standard error)"
 
 
 def _order_dict(fit) -> dict:
