@@ -241,12 +241,14 @@ def _energy_gain(cols, energy, rows) -> list:
 def judge(point, observable, dts, values, exact: dict, energy_gain=(), tol=0.3) -> VerifyPoint:
     """One parameter point and observable: the limit of ``values`` at ``dts`` and, per law
     of ``exact`` (``{law: (value, uncertainty)}``), errors, order, offset and status."""
-    lim = extrapolate(dts, values, tol)
+    fits = {lw: order_against(dts, np.asarray(values) - ex, max(u_ex if math.isfinite(u_ex) else 0.0, 1e-300), tol)
+            for lw, (ex, u_ex) in exact.items()}
+    lim = extrapolate(dts, values, tol, next((f for f in fits.values() if f.ok), None))
     per_law = {}
     for lw, (ex, u_ex) in exact.items():
         errors = np.asarray(values) - ex
         u_ex_ = u_ex if math.isfinite(u_ex) else 0.0
-        fit = order_against(dts, errors, max(u_ex_, 1e-300), tol)
+        fit = fits[lw]
         offset = lim.value - ex
         u_off = lim.uncertainty + u_ex_
         if not lim.converges:

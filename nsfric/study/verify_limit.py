@@ -51,12 +51,15 @@ class Limit:
         The self-convergence order of the successive differences (or "no order" and why).
     constant : bool
         The values do not change with the step (every difference at round-off).
+    note : str
+        Where the order used is not the self-convergence order, which one and why.
     """
 
     value: float
     uncertainty: float
     order: OrderFit
     constant: bool = False
+    note: str = ""
 
     @property
     def converges(self) -> bool:
@@ -93,7 +96,7 @@ def self_order(h, y, floor, tol=0.3) -> OrderFit:
     fit = None
     for _ in range(4):  # a fixed point in p: exact at once on a geometric ladder
         norm = d / np.abs(1.0 - ratio ** p)
-        fit = fit_order(h[1:], norm, tol=tol, min_points=3, floor=floor) if len(d) >= 3 \
+        fit = robust_fit(h[1:], norm, tol=tol, min_points=3, floor=floor) if len(d) >= 3 \
             else _two_point_order(h[1:], norm)
         if not fit.ok or abs(fit.order - p) < 1e-6:
             break
@@ -108,10 +111,27 @@ def _aitken(y) -> float:
     return float(y[0] - d1 * d1 / (d2 - d1)) if d2 != d1 else math.nan
 
 
-def extrapolate(dts, values, tol=0.3) -> Limit:
-    """The dt -> 0 limit of ``values`` at ``dts`` (module docstring)."""
-    order = np.argsort(dts)
-    h, y = np.asarray(dts, float)[order], np.asarray(values, float)[order]
+def robust_fit(dts, errors, tol=0.3, min_points=4, floor=0.0) -> OrderFit:
+    """:func:`~nsfric.study.fit.fit_order` over the automatic range; where the local slopes
+    of the finest steps scatter too much for it (the grid phase of a switch makes a
+    nonsmooth problem's errors erratic), over the whole ladder -- which gives an order
+    only when the scatter keeps its standard error within 10 % of it."""
+    fit = fit_order(dts, errors, tol=tol, min_points=min_points, floor=floor)
+    if fit.ok or "local slopes" not in fit.reason:
+        return fit
+    whole = fit_order(dts, errors, (min(dts), max(dts)), tol=tol, min_points=min_points, floor=floor)
+    if whole.ok:
+        return whole
+    return OrderFit(fit.order, fit.stderr, fit.dt_min, fit.dt_max, fit.n_points, True,
+                    f"{fit.reason}; over the whole ladder: {whole.reason[len('no order: '):]}")
+
+
+def extrapolate(dts, values, tol=0.3, order: OrderFit | None = None) -> Limit:
+    """The dt -> 0 limit of ``values`` at ``dts`` (module docstring).  Where the values'
+    differences give no self-convergence order, ``order`` (the order of the error
+    against an exact value, when it has one) is used instead, and said so."""
+    idx = np.argsort(dts)
+    h, y = np.asarray(dts, float)[idx], np.asarray(values, float)[idx]
     floor = round_off(y)
     if np.all(np.abs(np.diff(y)) <= floor):
         spread = float(np.max(np.abs(y - y[0])))
@@ -119,6 +139,10 @@ def extrapolate(dts, values, tol=0.3) -> Limit:
                        "no order: the values do not change with the step")
         return Limit(float(y[0]), max(spread, floor), fit, constant=True)
     fit = self_order(h, y, floor, tol)
+    note = ""
+    if not fit.ok and order is not None and order.ok:
+        note = f"self-convergence {fit.reason}; the order of the error against the exact value is used"
+        fit = order
     if not fit.ok:
         return Limit(math.nan, math.nan, fit)
     p = fit.order
@@ -136,11 +160,13 @@ def extrapolate(dts, values, tol=0.3) -> Limit:
         u = max(u, abs(limit - y[0]))
     if math.isfinite(fit.stderr):  # dL/dp over one standard error of p
         u += abs((y[0] - y[1]) * r * math.log(h[1] / h[0]) / (r - 1.0) ** 2) * fit.stderr
-    return Limit(float(limit), float(u + floor), fit)
+    return Limit(float(limit), float(u + floor), fit, note=note)
 
 
 def order_against(dts, errors, floor, tol=0.3) -> OrderFit:
     """The observed order of ``|errors|`` against ``dts`` (the code's error against an
     exact value): :func:`~nsfric.study.fit.fit_order` with errors at or below ``floor``
-    (the exact value's uncertainty) left out, over at least 3 steps (4 when given)."""
-    return fit_order(dts, np.abs(errors), tol=tol, min_points=min(4, len(dts)), floor=floor)
+    (the exact value's uncertainty) left out, over at least 3 steps (4 when given), over
+    the whole ladder where the automatic range finds the finest slopes scattered
+    (:func:`robust_fit`)."""
+    return robust_fit(dts, np.abs(errors), tol=tol, min_points=min(4, len(dts)), floor=floor)

@@ -75,6 +75,8 @@ class VerifyPoint:
         if len(self.laws) > 1 and self.converges_to is None and lim.converges:
             head = f"converges to none of {', '.join(self.laws)}; closest: {self.law}"
         text = f"{head} ({order}"
+        if lim.note:
+            text += "; the values' differences give no order: extrapolated at the error's order"
         if lim.converges:
             text += (f"; limit {lim.value:.10g} ± {lim.uncertainty:.2g}, exact {d['exact']:.10g}, "
                      f"offset {d['offset']:.3g} ± {d['offset_uncertainty']:.2g}")
@@ -103,7 +105,7 @@ class VerifyPoint:
                 "exact_uncertainty": top["exact_uncertainty"], "errors": top["errors"], "order": top["order"],
                 "order_stderr": top["order_stderr"], "order_reason": top["order_reason"],
                 "limit": lim.value, "limit_uncertainty": lim.uncertainty,
-                "self_order": _order_dict(lim.order), "offset": top["offset"],
+                "limit_order": _order_dict(lim.order), "limit_note": lim.note, "offset": top["offset"],
                 "offset_uncertainty": top["offset_uncertainty"], "status": self.status,
                 "converges_to": self.converges_to, "verdict": self.verdict(), "energy_gain": self.energy_gain,
                 "laws": laws}
@@ -116,7 +118,8 @@ def _label(fit) -> str:
 
 def _order_dict(fit) -> dict:
     return {"order": fit.order if fit.ok else None, "order_stderr": fit.stderr if fit.ok else None,
-            "order_reason": fit.reason, "order_dt_range": [fit.dt_min, fit.dt_max]}
+            "order_reason": fit.reason, "order_dt_range": [fit.dt_min, fit.dt_max],
+            "order_range_automatic": fit.automatic}
 
 
 @dataclass
@@ -147,7 +150,7 @@ class VerifyResult:
                                 "order": fit.order if fit.ok else math.nan,
                                 "order_stderr": fit.stderr if fit.ok else math.nan,
                                 "limit": p.limit.value, "limit_uncertainty": p.limit.uncertainty,
-                                "self_order": p.limit.order.order if p.limit.order.ok else math.nan,
+                                "limit_order": p.limit.order.order if p.limit.order.ok else math.nan,
                                 "offset": d["offset"], "offset_uncertainty": d["offset_uncertainty"],
                                 "status": d["status"], "converges_to": p.converges_to or "",
                                 "energy_gain": dt in p.energy_gain})
