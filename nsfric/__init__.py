@@ -13,7 +13,8 @@ The public API, by layer (``import nsfric`` is all a user needs):
 * reference solvers: :func:`get_solver` on a :class:`Problem` gives a :class:`Solution`;
   :class:`ZenoError` when events accumulate;
 * discrete schemes and studies: :func:`simulate`, :func:`converge`, :func:`sweep`
-  (parameter sweeps, locally or on a Dask cluster); :class:`ExplicitRK` (a Runge-Kutta
+  (parameter sweeps, locally or on a Dask cluster), :func:`verify` (another code's
+  results against the exact reference); :class:`ExplicitRK` (a Runge-Kutta
   scheme as its Butcher tableau) and :func:`register_scheme` (which also registers its
   event-aware variant ``NAME-event``);
 * cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`.
@@ -36,7 +37,8 @@ _LAZY = {
                      "TangentialLaw", "c_sds", "coulomb_static", "couple", "cundall_strack", "d_sds", "derive",
                      "get_law", "linear_spring_dashpot", "register_law", "registered_laws"), "symbolic"),
     **dict.fromkeys(("REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError", "get_solver"), "solvers"),
-    **dict.fromkeys(("CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep"), "cases"),
+    **dict.fromkeys(("CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep",
+                     "verify"), "cases"),
     **dict.fromkeys(("SCHEMES", "ExplicitRK", "register_scheme"), "schemes"),
 }
 
@@ -68,7 +70,7 @@ __all__ = [
     # reference solvers
     "get_solver", "REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError",
     # schemes and studies
-    "simulate", "converge", "sweep", "SCHEMES", "ExplicitRK", "register_scheme",
+    "simulate", "converge", "sweep", "verify", "SCHEMES", "ExplicitRK", "register_scheme",
     # cases
     "Case", "register_case", "get_case", "CASES",
     "__version__",

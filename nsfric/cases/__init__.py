@@ -6,9 +6,9 @@ case's laws.
 """
 import importlib
 
-from .base import CASES, Case, converge, get_case, register_case, simulate, sweep
+from .base import CASES, Case, converge, get_case, register_case, simulate, sweep, verify
 
-__all__ = ["CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep"]
+__all__ = ["CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep", "verify"]
 
 
 def __getattr__(name):

@@ -425,3 +425,50 @@ def sweep(case, law=None, grid=None, observables=None, **options):
     from ..study.sweep import sweep as _sweep
 
     return _sweep(_case(case), law, grid, observables, **options)
+
+
+def verify(case, law=None, convention=None, out=None, beside=False, **options):
+    """Measure another code's results against the case's exact reference.
+
+    Parameters
+    ----------
+    case : str or Case
+        A registered case name or a case object.
+    law : str or list of str, optional
+        The law(s) to test, or ``"auto"`` (every law of the case with an exact reference).
+    convention : str or Convention, optional
+        A registered convention (:mod:`nsfric.conventions`): its parameters apply to the
+        reference, its laws are the default ``law``.
+    out : str, optional
+        Folder to write ``verify.json``, ``verify.csv`` and ``verify.png`` into (under
+        nsfric's manifest rules, :mod:`nsfric.outputs`; ``beside`` as
+        ``--beside-existing``).
+    **options
+        ``input`` (a CSV file or columns) or ``runner`` with ``dts`` (and ``points``),
+        ``params``, ``observables``, ``t_end``, ``solver``, ``tol``, ``progress`` (see
+        :func:`nsfric.study.verify.verify`).
+
+    Returns
+    -------
+    VerifyResult
+        One point per parameter point and observable: ``exact`` with its uncertainty,
+        ``errors`` per dt, ``order``, ``limit``, ``offset``, ``status`` ("converges to
+        LAW", "converges to something else: ...", "does not converge"); ``.summary()``,
+        ``.to_dict()``, ``.to_dataframe()``.
+    """
+    from ..conventions import get_convention
+    from ..study.verify import verify as _verify
+
+    if isinstance(convention, str):
+        convention = get_convention(convention)
+    if out is not None:
+        from ..io import check_output_path
+        from ..outputs import output_folder
+        from ..study.verify_result import VERIFY_FILES
+
+        check_output_path(out, "out", "dir", beside=beside, expect=VERIFY_FILES)
+        with output_folder(out, "out", beside=beside) as stage:
+            result = _verify(_case(case), law, convention=convention, **options)
+            result.write(stage)
+        return result
+    return _verify(_case(case), law, convention=convention, **options)

@@ -3,7 +3,8 @@
 ``list`` cases, laws and solvers; ``reference`` writes an exact reference trajectory
 (CSV + JSON sidecar); ``run`` reproduces a case's figures; ``check`` runs the symbolic
 derivation checks; ``report`` gathers everything in one HTML page; ``sweep`` runs a
-parameter sweep (``nsfric.cli.sweep``).  Bad input gives a one-line message and exit code 2; nothing is
+parameter sweep (``nsfric.cli.sweep``); ``verify`` measures another code's results
+(``nsfric.cli.verify``).  Bad input gives a one-line message and exit code 2; nothing is
 written.
 """
 from __future__ import annotations
@@ -316,10 +317,11 @@ def build_parser():
     progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
 
-    from . import export, study, sweep
+    from . import export, study, sweep, verify
     study.register(sub)
     sweep.register(sub)
     export.register(sub)
+    verify.register(sub)
     return p
 
 
