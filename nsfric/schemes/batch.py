@@ -12,8 +12,9 @@ array-valued parameters broadcasts them into a batch of ``B`` members and return
   which needs the mode logic's decision) are rerun per member;
 * ``numpy``: the scheme's own ``step`` on :class:`BatchField`, the
   :class:`~nsfric.schemes.field.DiscreteField` vectorised over the members (the same
-  generated functions; surface decisions member by member).  The delta schemes run
-  their own vectorised loop (:func:`~nsfric.schemes.delta.run_batch`);
+  generated functions; surface decisions member by member).  A scheme with its own
+  vectorised loop (its ``run_batch`` hook, e.g. the delta schemes') runs that instead
+  of these two;
 * ``loop``: the per-member path, member by member (implicit and multistep schemes).
   Event-aware schemes add rows at each member's own transitions: no batch of them.
 
@@ -153,10 +154,14 @@ def _initial_states(case, law, values, B):
 
 def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_member):
     from .batch_kernel import Untraceable, kernel, trace_scheme
-    from .delta import DeltaScheme
 
     B = U0.shape[1]
-    if backend in ("auto", "numba") and not isinstance(scheme, DeltaScheme):
+    own = getattr(scheme, "run_batch", None)
+    if own is not None and backend in ("auto", "numba", "numpy"):
+        out = own(model, U0, P, h, t0, n_steps, Y, steps, backend)
+        if out is not None:  # the scheme's own vectorised loop
+            return out
+    if backend in ("auto", "numba"):
         try:
             run, _ = kernel(model, scheme)
         except (ImportError, Untraceable):
@@ -174,8 +179,6 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
                 _copy_member(r, b, Y, steps)
             return "numba", int(nfev.sum())
     if backend in ("auto", "numba", "numpy"):
-        if isinstance(scheme, DeltaScheme):
-            return _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend)
         try:
             trace_scheme(scheme, _compiled(model), len(model.params))
         except Untraceable:
@@ -259,20 +262,6 @@ def _copy_member(r, b, Y, steps):
     Y[:, b, :] = r.y
     ok = np.all(np.isfinite(r.y), axis=0)
     steps[b] = Y.shape[2] - 1 if ok.all() else int(np.argmin(ok))
-
-
-def _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend):
-    """The delta schemes' own batch loop (:func:`~nsfric.schemes.delta.run_batch`):
-    ``(path, nfev)``."""
-    from .delta import DeltaField, run_batch
-
-    df = DeltaField(model, P)
-    t, Yd, events, M = run_batch(df, U0, h, n_steps, scheme.base, scheme.projection, t0=t0,
-                                 backend=backend)
-    Y[...] = Yd
-    ok = np.all(np.isfinite(Yd), axis=0)
-    steps[~ok.all(axis=1)] = np.argmin(ok, axis=1)[~ok.all(axis=1)]
-    return df.backend, df.n_eval
 
 
 def _integrate(fld, scheme, U0, h, t0, n_steps, Y, steps, budget):
