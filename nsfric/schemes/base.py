@@ -33,6 +33,7 @@ import numpy as np
 
 from ..solution import Solution
 from ..errors import BudgetError
+from ..problems import ProblemFactory
 from ..plugins import GROUPS, LazyRegistry
 from ..solvers.base import Problem, capabilities, check_span
 from ..solvers.loop import MEMORY_LIMIT, Budget, check_memory
@@ -286,7 +287,7 @@ def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_
                  f"choose --dt >= {dt_min:.3g} (or a shorter --t-end)")
 
 
-def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
+def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
              max_steps=None, max_seconds=None, compiled=False):
     """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 

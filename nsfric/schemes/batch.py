@@ -31,6 +31,7 @@ import time
 import numpy as np
 
 from ..solution import Solution
+from ..problems import ProblemFactory
 from ..solvers.loop import Budget
 from .batch_field import BatchField, mode_codes
 from .field import Diverged, _compiled
@@ -86,7 +87,7 @@ def member_values(values: dict, i: int) -> dict:
     return {k: (float(v[i]) if np.ndim(v) else v) for k, v in values.items()}
 
 
-def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
+def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
                    backend=None):
     """The batched run behind :func:`nsfric.schemes.simulate` (see module docstring)."""
     from .base import check_step_budget, get_scheme, simulate, step_count
@@ -137,7 +138,7 @@ def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_
     return sol
 
 
-def _initial_states(case, law, values, B):
+def _initial_states(case: ProblemFactory, law, values, B):
     """``U0`` (n, B): the case's initial state of each member (its own ``y0``, called once
     on the arrays where it broadcasts them -- checked on the first member -- else per member)."""
     n = len((getattr(case, "numeric_model", None) or case.model)(law).states)

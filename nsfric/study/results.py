@@ -9,9 +9,10 @@ import os
 import numpy as np
 
 from ..io import atomic_files, csv_text, json_text
+from ..problems import ProblemFactory
 
 
-def _unit(case, ev, name):
+def _unit(case: ProblemFactory, ev, name):
     ev = getattr(ev, "evaluator", ev)
     if getattr(ev, "case", None) is None:  # a point function: no units known
         return None
@@ -26,7 +27,7 @@ def _unit(case, ev, name):
     return None
 
 
-def to_dataset(case, ev, grid, observables, results, meta):
+def to_dataset(case: ProblemFactory, ev, grid, observables, results, meta):
     """The Dataset of a finished sweep (see :func:`sweep`)."""
     import xarray as xr
 
