@@ -191,3 +191,17 @@ def test_the_base_modules_name_no_kind_or_family(path):
     words = {n: {w.lower() for w in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", n)} for n in names}
     bad = {n for n, ws in words.items() if ws & {"contact", "contacts", "corner", "corners", "delta", "pile", "network"}}
     assert not bad and "sys.modules" not in names, (path, bad)
+
+
+def test_the_cli_cross_checks_a_contact_solver_against_the_other(tmp_path):
+    """``--solver pile-ida`` is cross-checked against ``pile-events`` (the default partner
+    ``ida`` is the same solver on this model: no check at all)."""
+    import json
+
+    from nsfric.cli import main
+
+    out = tmp_path / "corners.csv"
+    assert main(["reference", "slope-block-rotating", "--law", "coulomb-corners", "--solver", "pile-ida",
+                 "--t-end", "0.0005", "--samples", "3", "--out", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["solver"] == "pile-ida" and meta["cross_check"]["against"] == "pile-events"
