@@ -143,6 +143,10 @@ def test_the_generic_names_and_the_contact_solvers_agree():
     with pytest.raises(ValueError, match="checks"):  # an option of pile-events, not of filippov
         nsfric.get_solver("filippov", checks=2)
     assert nsfric.get_solver("pile-events", checks=8, rtol=1e-10).solve(prob, t_eval=t).tolerances["rtol"] == 1e-10
+    springs = case.problem("cundall-strack-corners", None, 0.001)
+    for name in ("filippov", "pile-events"):  # the spring model has no exact reference, by either name
+        with pytest.raises(ValueError, match="no exact reference"):
+            nsfric.get_solver(name).solve(springs)
     with pytest.raises(ValueError, match="pile-events.*contacts.*hybrid"):
         nsfric.get_solver("pile-events").solve(nsfric.get_case("dry-oscillator").problem(None, None, 1.0))
 

@@ -180,12 +180,10 @@ class ReferenceSolver:
         none), with the tolerances given and the mode-loop options.  ValueError for a
         model that declares no reference (``has_reference = False``), no way to this
         solver, or options of this solver."""
-        if not getattr(model, "has_reference", True):
-            raise ValueError(f"the model {model.name!r} has no exact reference (its laws run "
-                             "in the discrete schemes only); use nsfric.simulate")
         supports = capabilities(model)
         if self.needs in supports:
             return self
+        check_reference(model)
         hand_off = getattr(model, "solver_for", None)
         if hand_off is None:
             raise ValueError(f"solver {self.name!r} needs a model that supports {self.needs!r}; the model "
@@ -195,6 +193,14 @@ class ReferenceSolver:
             raise ValueError(f"option(s) {', '.join(sorted(self.options))} of solver {self.name!r} do not apply "
                              f"to the model {model.name!r} (solved by {cls.name!r})")
         return cls(**self.given_tolerances, **self.loop_options)
+
+
+def check_reference(model):
+    """ValueError for a model that declares it has no exact reference (``has_reference =
+    False``: its laws run in the discrete schemes only)."""
+    if not getattr(model, "has_reference", True):
+        raise ValueError(f"the model {model.name!r} has no exact reference (its laws run "
+                         "in the discrete schemes only); use nsfric.simulate")
 
 
 def check_span(t0: float, t1: float):

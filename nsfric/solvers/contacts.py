@@ -43,7 +43,7 @@ from scipy.optimize import brentq
 
 from nsfric.solution import Event, Segment, Solution
 from nsfric.symbolic.contacts import OPEN, SLIP_SIGN, STICK, acceleration_scale, external_force, field, mass_vector
-from nsfric.solvers.base import ReferenceSolver, register
+from nsfric.solvers.base import ReferenceSolver, check_reference, register
 from nsfric.solvers.loop import ModeLoop, loop_options
 from nsfric.solvers.contact_modes import CONSISTENT, ModeDecision, check_decision  # noqa: F401 (CONSISTENT re-exported)
 
@@ -313,6 +313,7 @@ class ContactReference(ReferenceSolver):
 
     def _solve(self, problem, t_eval=None) -> Solution:
         model = problem.model
+        check_reference(model)
         tolerances = {"rtol": self.rtol, "atol": self.atol,
                       **getattr(model, "default_tolerances", {}).get(self.tolerance_key, {}), **self.given_tolerances}
         return self.solver(**tolerances, **self.options, **self.loop_options).solve(
