@@ -17,7 +17,8 @@ The public API, by layer (``import nsfric`` is all a user needs):
   results against the exact reference); :class:`ExplicitRK` (a Runge-Kutta
   scheme as its Butcher tableau) and :func:`register_scheme` (which also registers its
   event-aware variant ``NAME-event``);
-* cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`.
+* cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`;
+  :class:`ProblemFactory`, the protocol of what the schemes and studies read of a case.
 
 Registries (name -> object, pluggable): ``TANGENTIAL_LAWS``, ``NORMAL_LAWS`` (law
 factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects),
@@ -40,6 +41,7 @@ _LAZY = {
     **dict.fromkeys(("CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep",
                      "verify"), "cases"),
     **dict.fromkeys(("SCHEMES", "ExplicitRK", "register_scheme"), "schemes"),
+    "ProblemFactory": "problems",
 }
 
 
@@ -72,6 +74,6 @@ __all__ = [
     # schemes and studies
     "simulate", "converge", "sweep", "verify", "SCHEMES", "ExplicitRK", "register_scheme",
     # cases
-    "Case", "register_case", "get_case", "CASES",
+    "Case", "register_case", "get_case", "CASES", "ProblemFactory",
     "__version__",
 ]

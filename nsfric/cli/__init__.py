@@ -105,6 +105,8 @@ def cmd_reference(args):
         cross = None
         if not args.no_cross_check:
             other = "ida" if args.solver != "ida" else "filippov"
+            if solver.for_model(prob.model).name == get_solver(other).for_model(prob.model).name:
+                other = "filippov"  # the same solver on this model (pile-ida is ida's): the other one
             _progress(f"{case.name}/{law}: cross-check with {other}")
             loop = {k: v for k, v in options.items() if k in LOOP_OPTIONS}
             sol_b = get_solver(other, **case.solver_options(law, other, **loop)).solve(prob, t_eval=t_eval)

@@ -9,7 +9,8 @@ predictor-corrector BDFs ``bdf2-pc``, ``bdf5-pc``, for each an event-aware varia
 adjustment).  ``ALIASES`` holds other labels of registered schemes (K-M's
 ``delta-bdf2`` = ``delta-bdf2-pc``).
 """
-from .base import ALIASES, SCHEMES, Scheme, get_scheme, register_alias, register_scheme, simulate
+from .base import (ALIASES, SCHEMES, STEPPERS, Scheme, get_scheme, get_stepper, register_alias, register_scheme,
+                   register_stepper, simulate)
 from .field import DiscreteField, FrozenField, partition
 from . import rk, partitioned, gear, implicit  # noqa: F401  (register, in this order)
 from .rk import ExplicitRK
@@ -33,5 +34,5 @@ EVENT_VARIANTS["auto"] = True  # a scheme registered from now on gets its NAME-e
 SCHEMES.installed()  # from now on, the first read loads the installed plug-ins (nsfric.schemes)
 
 __all__ = ["SCHEMES", "ALIASES", "register_alias", "CORE_SCHEMES", "EVENT_SCHEMES", "Scheme", "ExplicitRK",
-           "EventAware", "get_scheme", "register_scheme", "simulate", "DiscreteField",
+           "EventAware", "get_scheme", "register_scheme", "simulate", "STEPPERS", "register_stepper", "get_stepper", "DiscreteField",
            "FrozenField", "partition"]

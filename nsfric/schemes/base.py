@@ -12,10 +12,19 @@ A scheme is one small object with data (``name``, ``order``, ``damped_order``,
 Every right-hand side evaluation goes through the ``field``
 (:class:`~nsfric.schemes.field.DiscreteField`), which applies the law's
 per-step adjustments and counts evaluations.  ``rescale(hist, ratio)`` adapts the
-history to a new step (``None`` = restart); the event-aware variants use it.
+history to a new step (``None`` = restart); the event-aware variants use it.  A scheme
+family with its own vectorised loop over a batch declares it as the hook ``run_batch``
+(:mod:`nsfric.schemes.batch` takes it instead of its generic paths).
+
+:func:`simulate` runs a hybrid model (modes, guards, rates) through the generic
+:class:`~nsfric.schemes.field.DiscreteField`; a model of another kind (its ``supports``,
+:func:`~nsfric.solvers.base.capabilities`) runs by the step loop registered for its
+capability (:func:`register_stepper`, :data:`STEPPERS`), so a new model kind needs no
+edit here.
 """
 from __future__ import annotations
 
+import importlib
 import math
 import time
 from dataclasses import replace as dc_replace
@@ -24,8 +33,9 @@ import numpy as np
 
 from ..solution import Solution
 from ..errors import BudgetError
+from ..problems import ProblemFactory
 from ..plugins import GROUPS, LazyRegistry
-from ..solvers.base import Problem, _is_contact_model, check_span
+from ..solvers.base import Problem, capabilities, check_span
 from ..solvers.loop import MEMORY_LIMIT, Budget, check_memory
 from .field import DiscreteField, Diverged
 
@@ -108,6 +118,38 @@ def get_scheme(name):
         raise ValueError(f"unknown scheme {name!r}; choose one of {sorted(SCHEMES)}") from None
 
 
+#: step loops of the model kinds other than the hybrid model, by the capability of the
+#: model they take (:func:`register_stepper`)
+STEPPERS: dict = {}
+#: the package's own step loops: capability -> the module of this package that registers it
+#: (imported when a model of that capability is first simulated)
+BUILTIN_STEPPERS = {"contacts": "corners"}
+
+
+def register_stepper(capability: str):
+    """Decorator: register ``fn(prob, scheme, dt, t0, t1, n_steps, stages) -> Solution`` as
+    the step loop of :func:`simulate` for models that declare ``capability`` in their
+    ``supports`` (ValueError if that capability has one already)."""
+    def add(fn):
+        if capability in STEPPERS:
+            raise ValueError(f"a step loop for capability {capability!r} is already registered "
+                             f"({STEPPERS[capability].__module__}); registered twice")
+        STEPPERS[capability] = fn
+        return fn
+    return add
+
+
+def get_stepper(model):
+    """The step loop registered for a capability ``model`` declares (:data:`STEPPERS`, the
+    built-in ones imported on first use), or None: the generic hybrid field."""
+    for capability in sorted(capabilities(model)):
+        if capability not in STEPPERS and capability in BUILTIN_STEPPERS:
+            importlib.import_module(f"{__package__}.{BUILTIN_STEPPERS[capability]}")
+        if capability in STEPPERS:
+            return STEPPERS[capability]
+    return None
+
+
 class Scheme:
     """Base class of the fixed-step schemes (see module docstring).
 
@@ -180,28 +222,20 @@ class Scheme:
         t = t0 + h * np.arange(n_steps + 1)
         return t, Y, {"events": [], "termination": termination, "steps": last}
 
+    def run_batch(self, model, U0, P, h, t0, n_steps, Y, steps, backend):
+        """The scheme's own vectorised loop over a batch (:mod:`nsfric.schemes.batch`):
+        fill ``Y`` (n, B, n_steps + 1) from the initial states ``U0`` (n, B) with the
+        parameter vectors ``P`` (p, B), set ``steps`` of the members that diverged, and
+        return ``(path, nfev)``; ``backend`` is the one asked for (``auto``, ``numba`` or
+        ``numpy``).  None (the default): the batch's generic paths."""
+        return None
+
     def describe(self) -> str:
         doc = (self.__doc__ or "").strip().splitlines()
         return doc[0] if doc else self.name
 
     def __repr__(self):
         return f"<scheme {self.name} order {self.order}>"
-
-
-def _simulate_contacts(prob, scheme, dt, t0, t1, n_steps, stages):
-    """:func:`simulate` on a multi-contact model (:mod:`nsfric.schemes.corners`)."""
-    from .corners import simulate_contacts
-
-    if stages:
-        raise ValueError(f"stages are not recorded on the multi-contact model {prob.model.name!r}")
-    tic = time.perf_counter()
-    t, Y, info = simulate_contacts(prob.model, prob.params, scheme, t0, np.asarray(prob.y0, dtype=float), dt,
-                                   n_steps)
-    return Solution.from_steps(
-        prob.model, prob.params, t, Y, info["modes"], scheme=scheme.name, dt=dt, t_span=(t0, t1),
-        events=info["events"], termination=info["termination"],
-        stats={"nfev": info["nfev"], "njev": 0, "seconds": time.perf_counter() - tic},
-        case=prob.name or prob.model.name, law=prob.law)
 
 
 def tag_stages(record, k0, row):
@@ -253,7 +287,7 @@ def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_
                  f"choose --dt >= {dt_min:.3g} (or a shorter --t-end)")
 
 
-def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
+def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
              max_steps=None, max_seconds=None, compiled=False):
     """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 
@@ -317,8 +351,9 @@ def simulate(problem, law=None, scheme="euler", dt=0.1, t_end=None, params=None,
     rows = (n_steps + 1) * (1 + (getattr(scheme, "stages", 4) if stages else 0))
     check_step_budget(n_steps, rows, 2 * n + len(prob.model.output_names) + 2, dt, max_steps)
     budget = Budget(max_seconds, f"simulate {scheme.name}")
-    if _is_contact_model(prob.model):  # one contact per corner: nsfric.schemes.corners
-        return _simulate_contacts(prob, scheme, dt, t0, t1, n_steps, stages)
+    stepper = get_stepper(prob.model)
+    if stepper is not None:  # a model of another kind: its own step loop
+        return stepper(prob, scheme, dt, t0, t1, n_steps, stages)
     fld = DiscreteField(prob.model, prob.params)
     for name in ("f", "solve", "taylor"):
         setattr(fld, name, _budgeted(getattr(fld, name), budget))

@@ -12,8 +12,9 @@ array-valued parameters broadcasts them into a batch of ``B`` members and return
   which needs the mode logic's decision) are rerun per member;
 * ``numpy``: the scheme's own ``step`` on :class:`BatchField`, the
   :class:`~nsfric.schemes.field.DiscreteField` vectorised over the members (the same
-  generated functions; surface decisions member by member).  The delta schemes run
-  their own vectorised loop (:func:`~nsfric.schemes.delta.run_batch`);
+  generated functions; surface decisions member by member).  A scheme with its own
+  vectorised loop (its ``run_batch`` hook, e.g. the delta schemes') runs that instead
+  of these two;
 * ``loop``: the per-member path, member by member (implicit and multistep schemes).
   Event-aware schemes add rows at each member's own transitions: no batch of them.
 
@@ -30,6 +31,7 @@ import time
 import numpy as np
 
 from ..solution import Solution
+from ..problems import ProblemFactory
 from ..solvers.loop import Budget
 from .batch_field import BatchField, mode_codes
 from .field import Diverged, _compiled
@@ -85,7 +87,7 @@ def member_values(values: dict, i: int) -> dict:
     return {k: (float(v[i]) if np.ndim(v) else v) for k, v in values.items()}
 
 
-def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
+def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
                    backend=None):
     """The batched run behind :func:`nsfric.schemes.simulate` (see module docstring)."""
     from .base import check_step_budget, get_scheme, simulate, step_count
@@ -136,7 +138,7 @@ def simulate_batch(case, law, scheme, dt, t_end, params, B, max_steps=None, max_
     return sol
 
 
-def _initial_states(case, law, values, B):
+def _initial_states(case: ProblemFactory, law, values, B):
     """``U0`` (n, B): the case's initial state of each member (its own ``y0``, called once
     on the arrays where it broadcasts them -- checked on the first member -- else per member)."""
     n = len((getattr(case, "numeric_model", None) or case.model)(law).states)
@@ -153,10 +155,14 @@ def _initial_states(case, law, values, B):
 
 def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_member):
     from .batch_kernel import Untraceable, kernel, trace_scheme
-    from .delta import DeltaScheme
 
     B = U0.shape[1]
-    if backend in ("auto", "numba") and not isinstance(scheme, DeltaScheme):
+    own = getattr(scheme, "run_batch", None)
+    if own is not None and backend in ("auto", "numba", "numpy"):
+        out = own(model, U0, P, h, t0, n_steps, Y, steps, backend)
+        if out is not None:  # the scheme's own vectorised loop
+            return out
+    if backend in ("auto", "numba"):
         try:
             run, _ = kernel(model, scheme)
         except (ImportError, Untraceable):
@@ -174,8 +180,6 @@ def _run(backend, model, scheme, U0, P, h, t0, n_steps, Y, steps, budget, per_me
                 _copy_member(r, b, Y, steps)
             return "numba", int(nfev.sum())
     if backend in ("auto", "numba", "numpy"):
-        if isinstance(scheme, DeltaScheme):
-            return _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend)
         try:
             trace_scheme(scheme, _compiled(model), len(model.params))
         except Untraceable:
@@ -259,20 +263,6 @@ def _copy_member(r, b, Y, steps):
     Y[:, b, :] = r.y
     ok = np.all(np.isfinite(r.y), axis=0)
     steps[b] = Y.shape[2] - 1 if ok.all() else int(np.argmin(ok))
-
-
-def _run_delta(model, scheme, U0, P, h, t0, n_steps, Y, steps, backend):
-    """The delta schemes' own batch loop (:func:`~nsfric.schemes.delta.run_batch`):
-    ``(path, nfev)``."""
-    from .delta import DeltaField, run_batch
-
-    df = DeltaField(model, P)
-    t, Yd, events, M = run_batch(df, U0, h, n_steps, scheme.base, scheme.projection, t0=t0,
-                                 backend=backend)
-    Y[...] = Yd
-    ok = np.all(np.isfinite(Yd), axis=0)
-    steps[~ok.all(axis=1)] = np.argmin(ok, axis=1)[~ok.all(axis=1)]
-    return df.backend, df.n_eval
 
 
 def _integrate(fld, scheme, U0, h, t0, n_steps, Y, steps, budget):

@@ -39,10 +39,14 @@ sliding), the modes of :class:`~nsfric.symbolic.contacts.ContactModel`.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
+from ..solution import Solution
 from ..symbolic.contacts import OPEN, SLIP_MINUS, SLIP_PLUS, STICK
 from ..symbolic.corner_forces import CornerForces
+from .base import register_stepper
 from .field import Eval, RateField
 
 
@@ -238,3 +242,19 @@ def simulate_contacts(model, params: dict, scheme, t0, u0, h, n_steps):
         raise ValueError(f"scheme must be a delta scheme without projection ('delta-heun', 'delta-bdf2', "
                          f"'delta-bdf5') for the exact per-contact model {model.name!r}, got {scheme.name!r}")
     return integrate_exact(forces, scheme.base, t0, u0, h, n_steps)
+
+
+@register_stepper("contacts")
+def simulate_contact_model(prob, scheme, dt, t0, t1, n_steps, stages):
+    """:func:`~nsfric.schemes.simulate` on a multi-contact model (capability ``contacts``):
+    :func:`simulate_contacts`, as a :class:`~nsfric.solution.Solution`."""
+    if stages:
+        raise ValueError(f"stages are not recorded on the multi-contact model {prob.model.name!r}")
+    tic = time.perf_counter()
+    t, Y, info = simulate_contacts(prob.model, prob.params, scheme, t0, np.asarray(prob.y0, dtype=float), dt,
+                                   n_steps)
+    return Solution.from_steps(
+        prob.model, prob.params, t, Y, info["modes"], scheme=scheme.name, dt=dt, t_span=(t0, t1),
+        events=info["events"], termination=info["termination"],
+        stats={"nfev": info["nfev"], "njev": 0, "seconds": time.perf_counter() - tic},
+        case=prob.name or prob.model.name, law=prob.law)

@@ -365,6 +365,16 @@ class DeltaScheme(Scheme):
     def step(self, field, t, u, h, hist, record=None):  # pragma: no cover - integrate only
         raise NotImplementedError("delta schemes run through integrate()")
 
+    def run_batch(self, model, U0, P, h, t0, n_steps, Y, steps, backend):
+        """The delta schemes' own batch loop (:func:`run_batch`, compiled where numba is
+        installed): ``(path, nfev)``."""
+        df = DeltaField(model, P)
+        t, Yd, events, M = run_batch(df, U0, h, n_steps, self.base, self.projection, t0=t0, backend=backend)
+        Y[...] = Yd
+        ok = np.all(np.isfinite(Yd), axis=0)
+        steps[~ok.all(axis=1)] = np.argmin(ok, axis=1)[~ok.all(axis=1)]
+        return df.backend, df.n_eval
+
     def integrate(self, field, t0, u0, h, n_steps, record=None):
         df = DeltaField(field.model, field.model.param_vector(field.params))
         t, Y, events, M = run_batch(df, np.asarray(u0, dtype=float)[:, None], h, n_steps,

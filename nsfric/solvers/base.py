@@ -2,12 +2,18 @@
 
 A reference solver is a subclass of :class:`ReferenceSolver` implementing one hook,
 ``_solve(problem) -> Solution``; the base class validates the input, and the registry
-makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``).
+makes it selectable by name (``filippov``, ``ida``, ``radau5dae``, ``analytic``, and the
+multi-contact ``pile-events``, ``pile-ida``).
+
+Solvers and models meet by capabilities declared as data: a model lists what it offers
+in ``model.supports`` (:func:`capabilities`), a solver names the one it ``needs``.  A
+model whose kind a solver does not take may name the registered solver that stands in
+for it (``model.solver_for(name)``: ``filippov`` on a multi-contact model is
+``pile-events``), so a new model kind and its solver need no edit here.
 """
 from __future__ import annotations
 
 import math
-import sys
 import warnings
 from dataclasses import dataclass
 
@@ -21,7 +27,8 @@ from .loop import Budget, ModeLoop, loop_options
 LOOP_OPTIONS = ("max_events", "zeno_window", "max_seconds")
 
 #: the built-in solvers: name -> the module of this package that registers it
-BUILTIN_SOLVERS = {"filippov": "filippov", "ida": "dae", "radau5dae": "dae", "analytic": "analytic"}
+BUILTIN_SOLVERS = {"filippov": "filippov", "ida": "dae", "radau5dae": "dae", "analytic": "analytic",
+                   "pile-events": "contacts", "pile-ida": "contacts_dae"}
 
 
 #: name -> solver class; reading it imports every built-in solver's module once (SciPy,
@@ -29,18 +36,15 @@ BUILTIN_SOLVERS = {"filippov": "filippov", "ida": "dae", "radau5dae": "dae", "an
 REFERENCE_SOLVERS: dict = LazyRegistry("nsfric.solvers",
                                        builtins={n: f"{__package__}.{m}" for n, m in BUILTIN_SOLVERS.items()})
 
-#: reference solver -> the multi-contact solver it hands a
-#: :class:`~nsfric.symbolic.contacts.ContactModel` to: ``filippov`` the event-driven
-#: :class:`~nsfric.solvers.contacts.PileSolver`, ``ida`` the DAE :class:`~nsfric.solvers.contacts_dae.PileIDA`
-CONTACT_SOLVERS = {"filippov": "events", "ida": "ida"}
+#: the capability a model declares when it declares none (``model.supports``): a hybrid
+#: model of modes, guards and rates (:class:`~nsfric.symbolic.model.HybridModel`)
+HYBRID = frozenset({"hybrid"})
 
 
-def _is_contact_model(model) -> bool:
-    """Whether ``model`` is a :class:`~nsfric.symbolic.contacts.ContactModel` (asked
-    without importing that module, and SymPy with it: no such model exists before it is
-    imported)."""
-    module = sys.modules.get("nsfric.symbolic.contacts")
-    return module is not None and isinstance(model, module.ContactModel)
+def capabilities(model) -> frozenset:
+    """What ``model`` offers the solvers and schemes: its ``supports`` (data, e.g.
+    ``{"hybrid"}``, ``{"contacts"}``, ``{"network"}``), :data:`HYBRID` where it declares none."""
+    return frozenset(getattr(model, "supports", HYBRID))
 
 
 def register(cls):
@@ -91,8 +95,11 @@ class Problem:
 class ReferenceSolver:
     """Base class: tolerances and validation; subclasses implement ``_solve``.
 
-    Attributes ``name`` and ``supports`` (set of model features: ``"filippov"``,
-    ``"constrained"``) are data, read by the registry and the tests.
+    Attributes ``name``, ``needs`` (the capability a model must declare in its
+    ``supports`` for this solver to take it, :func:`capabilities`; ``"hybrid"`` by
+    default) and ``supports`` (the sliding modes it solves: ``"filippov"``,
+    ``"constrained"``) are data, read by the registry and the tests.  A model without
+    ``needs`` is handed to the solver it names for this one (:meth:`for_model`).
 
     Every solver takes the options of the shared mode loop
     (:class:`~nsfric.solvers.loop.ModeLoop`): ``max_events`` (integer >= 1, default
@@ -106,6 +113,7 @@ class ReferenceSolver:
     """
 
     name = "base"
+    needs = "hybrid"
     supports = frozenset()
     #: the solver's own options (besides rtol, atol and the mode loop's)
     options_allowed: tuple = ()
@@ -145,8 +153,7 @@ class ReferenceSolver:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                contacts = _is_contact_model(problem.model)
-                sol = self._solve_contacts(problem, t_eval) if contacts else self._solve(problem, t_eval)
+                sol = self.for_model(problem.model)._solve(problem, t_eval)
             except ZenoError as e:  # name extreme parameters, the likelier cause
                 hint = extreme_hint(problem.params, "")
                 if hint:
@@ -166,28 +173,34 @@ class ReferenceSolver:
     def _solve(self, problem: Problem, t_eval=None):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _solve_contacts(self, problem: Problem, t_eval):
-        """A :class:`~nsfric.symbolic.contacts.ContactModel` (several unilateral contacts,
-        exact friction at each) is handed to the multi-contact solver of the same kind,
-        :data:`CONTACT_SOLVERS`, with the tolerances given (else the model's
-        ``default_tolerances[kind]``, else the solver's defaults) and the mode-loop options."""
-        kind = CONTACT_SOLVERS.get(self.name)
-        if not getattr(problem.model, "has_reference", True):
-            raise ValueError(f"the model {problem.model.name!r} has no exact reference (its laws run "
-                             "in the discrete schemes only); use nsfric.simulate")
-        if kind is None:
-            raise ValueError(f"solver {self.name!r} does not solve the multi-contact model "
-                             f"{problem.model.name!r}; choose one of {sorted(CONTACT_SOLVERS)}")
+    def for_model(self, model) -> "ReferenceSolver":
+        """The solver that solves ``model`` under this one's checks: itself where the model
+        declares the capability it :attr:`needs`, else the registered solver the model
+        names for this one (``model.solver_for(self.name)``, which raises where it names
+        none), with the tolerances given and the mode-loop options.  ValueError for a
+        model that declares no reference (``has_reference = False``), no way to this
+        solver, or options of this solver."""
+        supports = capabilities(model)
+        if self.needs in supports:
+            return self
+        check_reference(model)
+        hand_off = getattr(model, "solver_for", None)
+        if hand_off is None:
+            raise ValueError(f"solver {self.name!r} needs a model that supports {self.needs!r}; the model "
+                             f"{model.name!r} supports {', '.join(sorted(supports))}")
+        cls = REFERENCE_SOLVERS.find(hand_off(self.name))
         if self.options:
             raise ValueError(f"option(s) {', '.join(sorted(self.options))} of solver {self.name!r} do not apply "
-                             f"to the multi-contact model {problem.model.name!r}")
-        if kind == "events":
-            from nsfric.solvers.contacts import PileSolver as cls
-        else:
-            from nsfric.solvers.contacts_dae import PileIDA as cls
-        tolerances = {**getattr(problem.model, "default_tolerances", {}).get(kind, {}), **self.given_tolerances}
-        return cls(**tolerances, **self.loop_options).solve(
-            problem.model, problem.params, problem.y0, problem.t_span, t_eval)
+                             f"to the model {model.name!r} (solved by {cls.name!r})")
+        return cls(**self.given_tolerances, **self.loop_options)
+
+
+def check_reference(model):
+    """ValueError for a model that declares it has no exact reference (``has_reference =
+    False``: its laws run in the discrete schemes only)."""
+    if not getattr(model, "has_reference", True):
+        raise ValueError(f"the model {model.name!r} has no exact reference (its laws run "
+                         "in the discrete schemes only); use nsfric.simulate")
 
 
 def check_span(t0: float, t1: float):

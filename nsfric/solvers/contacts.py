@@ -43,6 +43,7 @@ from scipy.optimize import brentq
 
 from nsfric.solution import Event, Segment, Solution
 from nsfric.symbolic.contacts import OPEN, SLIP_SIGN, STICK, acceleration_scale, external_force, field, mass_vector
+from nsfric.solvers.base import ReferenceSolver, check_reference, register
 from nsfric.solvers.loop import ModeLoop, loop_options
 from nsfric.solvers.contact_modes import CONSISTENT, ModeDecision, check_decision  # noqa: F401 (CONSISTENT re-exported)
 
@@ -296,3 +297,35 @@ class PileSolver(PileOptions):
         y1 = d(t1)
         seg = Segment(mode, t0, t1, dense, y0.copy(), y1.copy())
         return seg, fired
+
+
+class ContactReference(ReferenceSolver):
+    """A registered reference solver of multi-contact models (capability ``contacts``,
+    :class:`~nsfric.symbolic.contacts.ContactModel`): runs :attr:`solver` with the
+    tolerances given, else the model's ``default_tolerances[tolerance_key]``, else the
+    solver's defaults, and the mode-loop options."""
+
+    needs = "contacts"
+    #: the multi-contact solver class it runs
+    solver = None
+    #: the key of the model's ``default_tolerances`` that applies
+    tolerance_key = ""
+
+    def _solve(self, problem, t_eval=None) -> Solution:
+        model = problem.model
+        check_reference(model)
+        tolerances = {"rtol": self.rtol, "atol": self.atol,
+                      **getattr(model, "default_tolerances", {}).get(self.tolerance_key, {}), **self.given_tolerances}
+        return self.solver(**tolerances, **self.options, **self.loop_options).solve(
+            model, problem.params, problem.y0, problem.t_span, t_eval)
+
+
+@register
+class ContactEvents(ContactReference):
+    """Event-driven exact reference of multi-contact models (stick, slip, lift-off per contact)."""
+
+    name = "pile-events"
+    solver = PileSolver
+    tolerance_key = "events"
+    options_allowed = ("checks", "decision")
+    default_rtol, default_atol = 1e-12, 1e-15

@@ -27,7 +27,8 @@ from nsfric.solution import Solution
 from nsfric.symbolic.contacts import contact_quantities, free_force, mode_arrays
 from nsfric.solvers.dae import _AssimuloSolver, _assimulo_solvers, _captured_c_stderr, dense_report
 from nsfric.solvers.dense import sample_step
-from nsfric.solvers.contacts import PileOptions
+from nsfric.solvers.base import register
+from nsfric.solvers.contacts import ContactReference, PileOptions
 
 
 def _problem(logic, loop, mode, t0, y0):
@@ -124,4 +125,15 @@ class PileIDA(PileOptions):
         return sol
 
 
-__all__ = ["PileIDA"]
+@register
+class ContactIDA(ContactReference):
+    """IDA on the DAE of multi-contact models (the cross-check of ``pile-events``)."""
+
+    name = "pile-ida"
+    solver = PileIDA
+    tolerance_key = "ida"
+    options_allowed = ("maxord", "decision")
+    default_rtol, default_atol = 1e-11, 1e-13
+
+
+__all__ = ["PileIDA", "ContactIDA"]

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..schemes import get_scheme
 from ..errors import BudgetError
+from ..problems import ProblemFactory
 from ..solution import Solution
 from ..solvers.base import Problem
 from .execute import forks_workers, run_tasks
@@ -199,7 +200,7 @@ class ConvergenceResult:
         return plot_convergence(self, title)
 
 
-def converge(case, law=None, schemes=("euler",), dts=None, variables=None, times=(), t_end=None,
+def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=None, variables=None, times=(), t_end=None,
              params=None, reference="auto", fit_range=None, tol=0.3, jobs=1, progress=None,
              max_steps=None, max_seconds=None, executor=None):
     """Convergence study of ``schemes`` on ``case`` for one law or a list of laws.

@@ -12,6 +12,7 @@ import numpy as np
 from ..cf import MIXED_UNITS, cf_units, global_attrs
 from ..extras import require
 from ..io import atomic_files, csv_text, json_text
+from ..problems import ProblemFactory
 
 #: units of the solver statistics (counts and relative tolerances are dimensionless)
 STAT_UNITS = {"seconds": "s", "rtol": "1"}
@@ -24,7 +25,7 @@ def _attrs(long_name: str, unit) -> dict:
     return {"long_name": long_name, **(cf_units(unit) if unit else {"comment": MIXED_UNITS})}
 
 
-def _unit(case, ev, name):
+def _unit(case: ProblemFactory, ev, name):
     ev = getattr(ev, "evaluator", ev)
     if getattr(ev, "case", None) is None:  # a point function: no units known
         return None
@@ -39,7 +40,7 @@ def _unit(case, ev, name):
     return None
 
 
-def to_dataset(case, ev, grid, observables, results, meta):
+def to_dataset(case: ProblemFactory, ev, grid, observables, results, meta):
     """The Dataset of a finished sweep (see :func:`sweep`)."""
     import xarray as xr
 

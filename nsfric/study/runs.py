@@ -19,6 +19,7 @@ import numpy as np
 from ..memo import Identity, Memo
 from ..schemes import simulate
 from ..solution import Solution
+from ..problems import ProblemFactory
 from ..solvers.base import Problem, get_solver
 
 #: objects of running studies (cases, problems, references) by token; forked workers
@@ -52,7 +53,7 @@ def _resolve(obj):
     return obj
 
 
-def problem_of(source, law=None, params=None, t_end=None) -> Problem:
+def problem_of(source: Problem | ProblemFactory, law=None, params=None, t_end=None) -> Problem:
     """The Problem of ``source``: a Problem (``law``/``params`` must not be given; ``t_end``
     shortens or extends its span) or a case object (``case.problem(law, params, t_end)``)."""
     source = _resolve(source)
@@ -65,7 +66,7 @@ def problem_of(source, law=None, params=None, t_end=None) -> Problem:
     return source.problem(law, params, t_end)
 
 
-def reference_for(source, law=None, params=None, t_end=None, solver="auto") -> Solution:
+def reference_for(source: Problem | ProblemFactory, law=None, params=None, t_end=None, solver="auto") -> Solution:
     """The (cached) reference solution of a case/law or a Problem.
 
     ``solver`` is a Solution (returned as it is), ``"auto"`` (closed form where the
@@ -122,7 +123,7 @@ def discrete_errors(res, ref, variables=None, times=()) -> dict:
     return out
 
 
-def run_one(source, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
+def run_one(source: Problem | ProblemFactory, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
             reference="auto", max_steps=None, max_seconds=None) -> dict:
     """One row of a convergence table: ``source`` a case or a Problem, ``reference`` a
     Solution or a solver name (see :func:`reference_for`); ``max_steps`` and

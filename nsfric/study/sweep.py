@@ -21,11 +21,13 @@ from __future__ import annotations
 import math
 import time
 import types
+from typing import Callable
 
 import numpy as np
 
 from .. import cache_store
 from ..io import versions
+from ..problems import ProblemFactory
 from .cache import PointCache, content_key, model_hash, source_hash
 from .execute import Progress, run_tasks
 from .grid import check_grid, points as grid_points
@@ -43,7 +45,7 @@ class CasePoint:
     Picklable (a registered case travels by name), so it runs in any worker process.
     """
 
-    def __init__(self, case, law, params, solver, options, t_end, estimate, scheme, dt):
+    def __init__(self, case: ProblemFactory, law, params, solver, options, t_end, estimate, scheme, dt):
         self.case, self.law, self.params = case, law, dict(params or {})
         self.solver, self.options, self.t_end = solver, dict(options or {}), t_end
         self.estimate, self.scheme, self.dt = bool(estimate), scheme, dt
@@ -207,7 +209,7 @@ def _is_case(obj) -> bool:
     return hasattr(obj, "reference_solution") and hasattr(obj, "check_law")
 
 
-def _setup(case, law, grid, params, solver, options, t_end, estimate, scheme, dt):
+def _setup(case: ProblemFactory | Callable, law, grid, params, solver, options, t_end, estimate, scheme, dt):
     """The evaluator and the allowed grid names; ValueError for an unknown name."""
     if not _is_case(case):
         if not callable(case):
@@ -246,7 +248,7 @@ def _setup(case, law, grid, params, solver, options, t_end, estimate, scheme, dt
                      estimate and not discrete, scheme, dt)
 
 
-def sweep(case, law=None, grid=None, observables=None, params=None, solver=None, options=None,
+def sweep(case: ProblemFactory | Callable, law=None, grid=None, observables=None, params=None, solver=None, options=None,
           t_end=None, estimate=True, scheme=None, dt=None, executor=None, jobs=1, chunksize=None,
           retries=2, cache_dir=None, force=False, progress=None, on_failure="raise"):
     """Sweep ``case`` over the product of the ``grid`` axes; return a labelled Dataset.
@@ -356,7 +358,7 @@ def _check_observables(observables, result, point):
         raise ValueError(f"unknown observable(s) {bad}; at {point} the case gives {known}")
 
 
-def _provenance(case, ev, grid, observables, computed, seconds) -> dict:
+def _provenance(case: ProblemFactory | Callable, ev, grid, observables, computed, seconds) -> dict:
     meta = {"grid": {k: list(v) for k, v in grid.items()}, "observables": observables,
             "points": int(np.prod([len(v) for v in grid.values()])), "computed_points": computed,
             "seconds": seconds, "versions": ev.versions}

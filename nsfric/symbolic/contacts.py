@@ -86,6 +86,20 @@ class ContactModel:
     """
 
     starts_open = False
+    #: what the model offers the solvers and schemes (``nsfric.solvers.base.capabilities``):
+    #: the multi-contact solvers and step loop take it
+    supports = frozenset({"contacts"})
+    #: the registered solver that solves the model when a generic one is asked for
+    SOLVERS = {"filippov": "pile-events", "ida": "pile-ida"}
+
+    def solver_for(self, name: str) -> str:
+        """The registered solver that solves this model when solver ``name`` is asked for
+        (:data:`SOLVERS`: the event-driven ``filippov`` is ``pile-events``, ``ida`` is
+        ``pile-ida``); ValueError for any other name."""
+        if name not in self.SOLVERS:
+            raise ValueError(f"solver {name!r} does not solve the multi-contact model {self.name!r}; "
+                             f"choose one of {sorted(self.SOLVERS)}")
+        return self.SOLVERS[name]
 
     def setup(self, *, name, reference, params, bodies, contacts, law, external, accel_scale,
               outputs=None):

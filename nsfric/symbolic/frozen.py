@@ -188,6 +188,9 @@ class FrozenModel(ModelLookup):
     entry does not hold, an attribute not restored here or a derived function not yet
     cached, unless ``model`` is given.  The entry then gains that function."""
 
+    #: the symbolic model's capabilities (a hybrid model: restored from the cache only as one)
+    supports = frozenset({"hybrid"})
+
     def __init__(self, entry, symbolic, model=None):
         self.entry, self._build, self._model = entry, symbolic, model
         rec = entry.model

@@ -97,6 +97,10 @@ class HybridModel(ModelLookup):
         nonnegative argument ``F_N``: in the modes that use them the contact is closed).
     """
 
+    #: what the model offers the solvers and schemes (``nsfric.solvers.base.capabilities``):
+    #: modes, guards and rates, which every registered hybrid solver and scheme reads
+    supports = frozenset({"hybrid"})
+
     name: str
     states: tuple
     params: tuple

@@ -74,6 +74,10 @@ class ColumnModel:
     forces : tuple of expressions, the law's force ``F`` on each overlap (``F_n = -F``)
     """
 
+    #: what the model offers (``nsfric.solvers.base.capabilities``): a network of independent
+    #: contacts, solved by :class:`~nsfric.solvers.contact_network.ContactNetworkSolver`
+    supports = frozenset({"network"})
+
     def __init__(self, N: int, law: str = "linear-dashpot", wall: bool = True):
         self.N = check_grains(N, 1, 10 ** 6)
         self.law = get_law(law, "normal")
