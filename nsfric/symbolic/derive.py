@@ -197,10 +197,18 @@ class DerivedModel:
         if ("reset", sliding) in self._memo:
             return self._memo[("reset", sliding)]
         s = self.model.mode(sliding)
-        sol = sp.solve(sp.Eq(self.model.switching[s.surface], 0), s.algebraic, dict=True)
-        if len(sol) != 1:
+        h = self.model.switching[s.surface]
+        sol = sp.solve(sp.Eq(h, 0), s.algebraic, dict=True)
+        if len(sol) == 1:
+            value = sol[0][s.algebraic]
+        elif len(sol) > 1 and s.kind == "filippov":
+            # a curved surface (|F| = mu F_N in the plane) has no single root: the state is
+            # on it up to round-off when a Filippov mode is entered, and its field keeps
+            # dh/dt = 0, so it is left as it is
+            value = s.algebraic
+        else:
             raise ValueError(f"sliding mode {sliding!r}: h = 0 has {len(sol)} solutions for {s.algebraic}")
-        self._memo[("reset", sliding)] = [sol[0][y] if y == s.algebraic else y for y in self.y]
+        self._memo[("reset", sliding)] = [value if y == s.algebraic else y for y in self.y]
         return self._memo[("reset", sliding)]
 
     def jacobian_expr(self, mode: str):
