@@ -27,6 +27,8 @@ class ProblemFactory(Protocol):
         Where the system is written down (the sweep's provenance).
     laws : tuple of str
         The laws it makes problems of; :meth:`check_law` takes them.
+    default_law : str
+        The law used when none is given (``nsfric verify``'s default law).
     t_end : float
         The default end time (a convergence study's span unless one is given).
     unit : str
@@ -38,9 +40,14 @@ class ProblemFactory(Protocol):
     name: str
     reference: str
     laws: tuple
+    default_law: str
     t_end: float
     unit: str
     units: dict
+
+    def default_t_end(self, law: str, values: dict) -> float:
+        """The end time for ``law`` at the bound parameter ``values`` when none is given
+        (:attr:`t_end`, or one that depends on the parameters, e.g. a contact time)."""
 
     def check_law(self, law: str | None) -> str:
         """The law ``law`` names (the default law for None); ValueError for an unknown one."""

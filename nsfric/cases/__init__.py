@@ -1,8 +1,8 @@
-"""Published systems, one module each; see :data:`CASES`.
+"""The case contract (:class:`Case`), its registry :data:`CASES` and the verdict contract.
 
-The case modules are imported on first use (:func:`get_case` imports the one it names,
-any read of :data:`CASES` all of them), so ``nsfric reference CASE`` loads only that
-case's laws.
+The cases themselves are plug-ins (entry-point group ``nsfric.cases``; the papers' cases
+live in :mod:`nsfric.papers`): :func:`get_case` loads only the one it names, any full read
+of :data:`CASES` all of them, so ``nsfric reference CASE`` loads only that case's laws.
 """
 import importlib
 

@@ -5,7 +5,7 @@ continuous law (:mod:`nsfric.papers.kuhn.linear_frictional`) along a prescribed
 ``filippov`` solver (elastic inside the friction circle, associated slip on it)."""
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from nsfric.papers.kuhn.linear_frictional import linear_frictional
 from nsfric.papers.kuhn.movement import SHAPES, s_
 
 
-@cache
+@lru_cache(maxsize=8)
 def contact_model(shape: str):
     """The linear-frictional contact along the movement shape ``shape`` of
     :data:`~nsfric.papers.kuhn.movement.SHAPES` (one model per shape, its numbers are
