@@ -68,3 +68,18 @@ def test_without_the_convention_the_lever_arm_shows_as_an_offset(lmp_csv, tmp_pa
     (p,) = json.loads((out / "verify.json").read_text())["points"]
     assert p["status"].startswith("converges to something else"), p["verdict"]
     assert 3e-4 < abs(p["offset"]) < 8e-4
+
+
+def test_verify_runs_lammps_over_the_ladder_itself(lmp_csv, tmp_path, capsys):
+    """``--code lammps --dt ...``: nsfric runs LAMMPS in-process, the same verdict as from its CSV."""
+    out = tmp_path / "code"
+    argv = ["verify", "oblique-impact", "--convention", "lammps-gran-hooke-history", "--code", "lammps",
+            "--param", f"psi_i={PSI_I}", "--observable", "psi_f", "--out", str(out)]
+    with open(lmp_csv) as f:
+        dts = [row["dt"] for row in csv.DictReader(f)]
+    assert main(argv + [a for dt in dts for a in ("--dt", dt)]) == 0
+    (p,) = json.loads((out / "verify.json").read_text())["points"]
+    assert p["status"] == "converges to d-sds" and 0.8 < p["order"] < 1.2
+    capsys.readouterr()
+    assert main(argv[:-2] + ["--dt", "1e-7", "--dt", "5e-8", "--out", str(tmp_path / "few")]) == 2
+    assert "at least 3" in capsys.readouterr().err and not (tmp_path / "few").exists()

@@ -246,14 +246,22 @@ def _back_to_contact(d, dv, radsum) -> float:
     return float(c / (b + math.sqrt(max(b * b - a * c, 0.0))))
 
 
+#: the observables of the case a run returns (:func:`run_oblique_impact`)
+CASE_OBSERVABLES = ("psi_f", "psi_f_over_vnf", "e_s", "e", "e_n", "t_n")
+
+
 def runner(style: str = "gran/hooke/history"):
     """``(dt, params) -> observables``: :func:`run_oblique_impact` with ``style``, the
-    callable :func:`nsfric.verify` takes."""
+    callable :func:`nsfric.verify` takes: the case's observables and the kinetic energies
+    of the relative motion as ``E_kin_before`` and ``E_kin_after``."""
     if style not in STYLES:
         raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
 
     def run(dt, params=None):
-        return run_oblique_impact(params, dt, style)
+        # verify hands a runner the reference's end time too; LAMMPS runs to separation
+        out = run_oblique_impact({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style)
+        # the case's observables, and the energies under the names verify checks for a gain
+        return {**{k: out[k] for k in CASE_OBSERVABLES}, "E_kin_before": out["E_kin_i"], "E_kin_after": out["E_kin_f"]}
 
     run.style, run.case, run.law = style, CASE, STYLES[style]
     return run

@@ -5,7 +5,9 @@
 observables; :mod:`nsfric.study.verify_input`), prints one line per parameter point and
 observable (its status, order, limit and offset) and writes ``verify.json``,
 ``verify.csv`` and ``verify.png`` (:mod:`nsfric.study.verify`).  ``--law auto`` tests
-every law of the case.  Bad input: one line on stderr, exit code 2, nothing written.
+every law of the case.  ``--code lammps [--style STYLE] --dt DT --dt DT --dt DT ...``
+instead of ``--input`` runs the other code itself over the step ladder, in-process
+(:mod:`nsfric.adapters`).  Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
 
@@ -32,10 +34,9 @@ def cmd_verify(args):
     case = get_case(args.case)
     params = parse_params(args.param)
     check_output_path(args.out, "--out", "dir", beside=args.beside_existing, expect=VERIFY_FILES)
-    if not os.path.isfile(args.input):
-        raise UsageError(f"--input {args.input!r}: no such file")
+    source = _source(args, case.name, UsageError)
     with output_folder(args.out, beside=args.beside_existing) as stage:  # all three files or none
-        res = verify(case, None if laws == [None] else laws, convention=convention, input=args.input,
+        res = verify(case, None if laws == [None] else laws, convention=convention, **source,
                      params=params, observables=args.observable, t_end=args.t_end, progress=_progress)
         paths = [os.path.join(args.out, os.path.relpath(p, stage)) for p in res.write(stage)]
     _progress("")
@@ -43,6 +44,37 @@ def cmd_verify(args):
     for p in paths:
         print(p)
     return 0
+
+
+#: the codes ``--code`` runs in-process: name -> its default style
+CODES = {"lammps": "gran/hooke/history"}
+
+
+def _source(args, case: str, UsageError) -> dict:
+    """``{"input": FILE}`` or ``{"runner": ..., "dts": [...]}`` from ``--input`` or
+    ``--code/--style/--dt``."""
+    if (args.input is None) == (args.code is None):
+        raise UsageError("give --input FILE.csv or --code CODE (with --dt), not both and not neither")
+    if args.input is not None:
+        if args.dt or args.style:
+            raise UsageError("--dt and --style go with --code, not with --input")
+        if not os.path.isfile(args.input):
+            raise UsageError(f"--input {args.input!r}: no such file")
+        return {"input": args.input}
+    from ..adapters import lammps
+
+    style = args.style or CODES[args.code]
+    if style not in lammps.STYLES:
+        raise UsageError(f"--style must be one of {sorted(lammps.STYLES)}, got {style!r}")
+    if case not in ("oblique-impact",):
+        raise UsageError(f"--code {args.code} runs the case oblique-impact, not {case!r}")
+    dts = sorted(set(args.dt or []), reverse=True)
+    if len(dts) < 3:
+        raise UsageError("--dt: give at least 3 different steps (the step ladder)")
+    why = lammps.available()
+    if why:
+        raise UsageError(why)
+    return {"runner": lammps.runner(style), "dts": dts}
 
 
 def register(sub):
@@ -56,7 +88,12 @@ def register(sub):
                         "else the case's default law")
     s.add_argument("--convention", metavar="NAME", help="a named convention (its parameters and laws)")
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
-    s.add_argument("--input", required=True, metavar="FILE.csv",
+    s.add_argument("--code", choices=sorted(CODES),
+                   help="run this code in-process over the steps --dt instead of reading --input")
+    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history)")
+    s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
+                   help="a time step of the ladder --code runs (repeat, at least 3)")
+    s.add_argument("--input", metavar="FILE.csv",
                    help="one row per run: dt, varied parameters (nsfric's names), observables (e.g. psi_f, "
                         "<state>_end), optionally E_kin_before and E_kin_after")
     s.add_argument("--observable", action="append", metavar="NAME",
