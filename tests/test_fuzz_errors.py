@@ -80,11 +80,18 @@ def test_closed_stdout_no_traceback(cmd, rc, tmp_path):
 
 
 # -- signals ----------------------------------------------------------------------------
+def _default_signals():
+    """In the child before exec: SIGINT at its default, as in a terminal.  A test run
+    started in the background by a non-interactive shell inherits SIGINT ignored, and
+    nsfric (as Python) rightly leaves an ignored SIGINT ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _signal_after(argv, sig, tmp_path, ready, timeout=120, env=None):
     """Start ``nsfric argv``; once ``ready(stderr so far)`` is true (or the time given as
     ``ready`` has passed), send ``sig``; return the completed process."""
     p = subprocess.Popen(CLI + argv, cwd=tmp_path, env=env or _env(tmp_path), stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
     t0 = time.monotonic()
     try:
         while time.monotonic() - t0 < ready:
@@ -139,8 +146,9 @@ def test_sigint_with_dask_local_is_one_line(tmp_path):
     """Ctrl-C while a ``--dask-local`` sweep runs: one line, exit 130, no worker
     tracebacks, no output folder."""
     pytest.importorskip("distributed")
-    argv = ["sweep", "normal-impact", "--law", "hertz", "--grid", "v_i=logspace:-1:1:400", "--observable",
-            "e_n", "--dask-local", "2", "--no-cache", "--out", "sw"]
+    # long enough not to finish before the signal on a fast, idle machine (400 points did)
+    argv = ["sweep", "normal-impact", "--law", "hertz", "--grid", "v_i=logspace:-1:1:20000", "--observable",
+            "e_n", "--dask-local", "2", "--no-cache", "--no-estimate", "--out", "sw"]
     rc, out, err = _signal_after(argv, signal.SIGINT, tmp_path, ready=12.0, timeout=60)
     assert rc == 130, err
     _one_line(err)
