@@ -246,10 +246,6 @@ def _back_to_contact(d, dv, radsum) -> float:
     return float(c / (b + math.sqrt(max(b * b - a * c, 0.0))))
 
 
-#: the observables of the case a run returns (:func:`run_oblique_impact`)
-CASE_OBSERVABLES = ("psi_f", "psi_f_over_vnf", "e_s", "e", "e_n", "t_n")
-
-
 def runner(style: str = "gran/hooke/history"):
     """``(dt, params) -> observables``: :func:`run_oblique_impact` with ``style``, the
     callable :func:`nsfric.verify` takes: the case's observables and the kinetic energies
@@ -261,7 +257,8 @@ def runner(style: str = "gran/hooke/history"):
         # verify hands a runner the reference's end time too; LAMMPS runs to separation
         out = run_oblique_impact({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style)
         # the case's observables, and the energies under the names verify checks for a gain
-        return {**{k: out[k] for k in CASE_OBSERVABLES}, "E_kin_before": out["E_kin_i"], "E_kin_after": out["E_kin_f"]}
+        return {**{k: out[k] for k in _case().observable_names}, "E_kin_before": out["E_kin_i"],
+                "E_kin_after": out["E_kin_f"]}
 
     run.style, run.case, run.law = style, CASE, STYLES[style]
     return run

@@ -66,8 +66,8 @@ def _source(args, case: str, UsageError) -> dict:
     style = args.style or CODES[args.code]
     if style not in lammps.STYLES:
         raise UsageError(f"--style must be one of {sorted(lammps.STYLES)}, got {style!r}")
-    if case not in ("oblique-impact",):
-        raise UsageError(f"--code {args.code} runs the case oblique-impact, not {case!r}")
+    if case != lammps.CASE:
+        raise UsageError(f"--code {args.code} runs the case {lammps.CASE}, not {case!r}")
     dts = sorted(set(args.dt or []), reverse=True)
     if len(dts) < 3:
         raise UsageError("--dt: give at least 3 different steps (the step ladder)")

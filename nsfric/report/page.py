@@ -7,7 +7,7 @@ import html
 import math
 import os
 
-from .papers import PAPERS
+from .papers import papers
 
 STATUS_CLASS = {"match": "match", "differs": "differs", "not reproduced": "missing"}
 
@@ -101,20 +101,21 @@ def case_block(run, out_dir) -> tuple:
 
 def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
     """The whole page (see the module docstring)."""
+    known = papers()
     by_paper = {}
     for run in runs:
         by_paper.setdefault(run["paper"], []).append(run)
     summary, sections, uncaptioned = [], [], []
-    for key in [k for k in PAPERS if k in by_paper] + [k for k in by_paper if k not in PAPERS]:
+    for key in [k for k in known if k in by_paper] + [k for k in by_paper if k not in known]:
         mine = [v for v in verdicts if v["source"] == key] if key else []
         c = counts(mine)
         anchor = f"paper-{len(sections)}"
-        title = PAPERS[key]["title"] if key in PAPERS else "Other cases"
+        title = known[key]["title"] if key in known else "Other cases"
         summary.append(f"<tr><td><a href='#{anchor}'>{esc(title)}</a></td><td>{c['match']}</td>"
                        f"<td>{c['differs']}</td><td>{c['not reproduced']}</td></tr>")
         part = [f"<h2 id='{anchor}'>{esc(title)}</h2>"]
-        if key in PAPERS:
-            part.append(f"<p class='claims'><strong>What the paper claims.</strong> {esc(PAPERS[key]['claims'])}</p>")
+        if key in known:
+            part.append(f"<p class='claims'><strong>What the paper claims.</strong> {esc(known[key]['claims'])}</p>")
         if mine:
             part.append(f"<p>Verdicts: {c['match']} match, {c['differs']} differ, "
                         f"{c['not reproduced']} not reproduced.</p>" + verdict_table(mine))
@@ -123,7 +124,7 @@ def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
             part.append(block)
             uncaptioned += unc
         sections.append("\n".join(part))
-    order = list(PAPERS)
+    order = list(known)
     missing = sorted((v for v in verdicts if v["status"] != "match"),
                      key=lambda v: order.index(v["source"]) if v["source"] in order else len(order))
     todo = "".join(f"<li><strong>{esc(v['status'])}</strong>: {esc(v['source'])}, {esc(v['place'])}: "
