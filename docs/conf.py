@@ -15,10 +15,11 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
     "matplotlib.sphinxext.plot_directive",
+    "sphinx_gallery.gen_gallery",
 ]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "gallery/*.ipynb", "gallery/*.py", "gallery/*.zip"]
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
 napoleon_google_docstring = False
@@ -30,3 +31,18 @@ plot_html_show_source_link = False
 plot_html_show_formats = False
 plot_formats = [("png", 90)]
 html_theme = "alabaster"
+
+# the examples gallery: every script in examples/ is executed at build time (the tests run
+# them too, tests/test_examples.py); `-D plot_gallery=0` builds the pages without running them
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples",
+    "gallery_dirs": "gallery",
+    "filename_pattern": r".*\.py$",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "remove_config_comments": True,
+    "matplotlib_animations": False,
+}
+# long code lines scroll inside their box instead of running off the page
+html_static_path = ["_static"]
+html_css_files = ["nsfric.css"]

@@ -1,4 +1,8 @@
-"""A new case written from outside the package, with ``import nsfric`` alone.
+"""
+A new case from outside the package
+===================================
+
+A new case written from outside the package, with ``import nsfric`` alone.
 
 A sphere (radius ``R``, mass ``m``, ``I = 2/5 m R^2``) on a slope of angle ``alpha``
 with exact Coulomb friction (static and dynamic, Krengel & Matuttis eqs 3-14): its

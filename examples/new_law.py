@@ -1,4 +1,8 @@
-"""A new contact law written from outside the package, with ``import nsfric`` alone.
+"""
+A new contact law in 30 lines
+=============================
+
+A new contact law written from outside the package, with ``import nsfric`` alone.
 
 Viscous-Coulomb friction ``F = -min(gamma |v|, mu F_N) sign(v)`` (three modes:
 ``slip+``, ``viscous``, ``slip-``) on a spring oscillator ``m x'' = F - k x``: the law is

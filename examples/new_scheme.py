@@ -1,4 +1,8 @@
-"""A new discrete scheme written from outside the package, with ``import nsfric`` alone.
+"""
+A new discrete scheme: Ralston's RK2
+====================================
+
+A new discrete scheme written from outside the package, with ``import nsfric`` alone.
 
 Ralston's second-order Runge-Kutta method (Ralston 1962, the RK2 of least truncation
 error bound) is its Butcher tableau ``A = [[0, 0], [2/3, 0]]``, ``b = (1/4, 3/4)``,

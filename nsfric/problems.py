@@ -47,7 +47,7 @@ class ProblemFactory(Protocol):
 
     def default_t_end(self, law: str, values: dict) -> float:
         """The end time for ``law`` at the bound parameter ``values`` when none is given
-        (:attr:`t_end`, or one that depends on the parameters, e.g. a contact time)."""
+        (:attr:`ProblemFactory.t_end`, or one that depends on the parameters, e.g. a contact time)."""
 
     def check_law(self, law: str | None) -> str:
         """The law ``law`` names (the default law for None); ValueError for an unknown one."""

@@ -128,7 +128,8 @@ class Solution(BatchMixin, TablesMixin):
     stats : dict: ``nfev`` (right-hand-side evaluations), ``njev`` (Jacobians),
         ``nsteps``, ``nevents``; a discrete run adds ``seconds`` (wall time)
     tolerances : dict, ``rtol``, ``atol`` (and method); ``{"dt": dt}`` for a scheme
-    t_span : (t0, t_end) asked for
+    t_span : tuple
+        ``(t0, t_end)`` asked for
     termination : str, why the run ended (also :attr:`message`; :attr:`success` and
         :attr:`status` as ``solve_ivp``'s; ``to_xarray()``, ``to_dataframe()``)
     t : sample times (reference: uniform grid plus event times; discrete: the rows);

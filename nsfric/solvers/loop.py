@@ -114,7 +114,8 @@ class ModeLoop:
     Parameters
     ----------
     logic : ModeLogic of the derived model and parameter vector
-    t_span : (t0, t_end)
+    t_span : tuple
+        ``(t0, t_end)``, the time span.
     max_events, zeno_window : int, the event budget and the Zeno window (events)
     resolution : float, optional, the time below which ``zeno_window`` events count
         as accumulating

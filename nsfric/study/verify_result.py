@@ -189,7 +189,7 @@ class VerifyResult:
         return paths
 
     def figure(self):
-        """|error| against dt per law (log-log) with the fitted slope, one panel per
+        """The absolute error against dt per law (log-log) with the fitted slope, one panel per
         observable."""
         from ..plotting import figure
 

@@ -1,5 +1,5 @@
 """A pile with exact static friction at every contact (Krengel & Matuttis §3, several
-contacts): case ``km-pile``, the exact multi-contact reference of issue 13.
+contacts): case ``km-pile``, an exact multi-contact reference.
 
 Three rotating discs (``I = m R^2/2``, solid discs per unit depth) in a box tilted by
 ``beta = 5 deg``: discs 1 and 2 dropped onto the floor a little off the walls, disc 3

@@ -270,7 +270,7 @@ captions_for("km-heap", {
 
 @verdicts_for("km-pile")
 def km_pile(out_dir: str) -> list:
-    """The pile of three discs with exact static friction at six contacts (issue 13 item 3)."""
+    """The pile of three discs with exact static friction at six contacts."""
     s = Sheet("km-pile", SOURCE, out_dir)
     o = s.out
     summary = lambda solver: o.json(f"pile-{solver}.json")["summary"]  # noqa: E731
