@@ -105,3 +105,13 @@ def test_progress_without_rich_falls_back_to_plain_lines(monkeypatch):
         for _ in range(4):
             bar.advance()
     assert bar.bar is None and sys.stderr.getvalue().splitlines() == [f"demo: {i}/4 points" for i in range(1, 5)]
+
+
+def test_the_install_page_names_every_extra():
+    """docs/install.md's table lists every extra pyproject.toml declares, and nothing else."""
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        extras = set(tomllib.load(f)["project"]["optional-dependencies"])
+    with open(os.path.join(ROOT, "docs", "install.md"), encoding="utf-8") as f:
+        import re
+        listed = set(re.findall(r"^\| `([a-z]+)` \|", f.read(), re.M))
+    assert listed == extras
