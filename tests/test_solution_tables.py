@@ -69,3 +69,19 @@ def test_convergence_result_to_xarray():
     for _, row in df.iterrows():
         assert float(ds["error"].sel(law=row["law"], scheme=row["scheme"], dt=row["dt"])) == row["error"]
     assert ds["dt"].attrs["units"] == "n.u." and ds.attrs["case"] == "dry-oscillator"
+
+
+def test_verify_result_to_xarray_holds_every_row():
+    def runner(dt, p):                     # a first-order code: the exact end state + dt
+        return {"v_end": 0.5 + dt, "xi_end": -1.0 + 2 * dt}
+    res = nsfric.verify("sliding-plates", ["d-sds", "c-sds"], runner=runner, dts=[0.04, 0.02, 0.01],
+                        points=[{"gamma": 2.0}, {"gamma": 3.0}], t_end=1.0)
+    ds = res.to_xarray()
+    assert dict(ds.sizes) == {"gamma": 2, "observable": 2, "law": 2, "dt": 3}
+    rows = res.rows()
+    assert len(rows) == 24
+    for r in rows:
+        at = ds.sel(gamma=r["gamma"], observable=r["observable"], law=r["law"], dt=r["dt"])
+        assert float(at["error"]) == r["error"] and float(at["value"]) == r["value"]
+        assert str(at["status"].values) == r["status"]
+    assert ds.attrs["case"] == "sliding-plates" and ds.attrs["laws"] == "d-sds, c-sds"

@@ -162,6 +162,20 @@ class VerifyResult:
 
         return pd.DataFrame(self.rows())
 
+    def to_xarray(self):
+        """The rows as an :class:`xarray.Dataset` on the dimensions (the varied parameters,
+        ``observable``, ``law``, ``dt``): ``value``, ``error``, ``exact``, ``order``,
+        ``limit``, ``offset`` and their uncertainties, ``status``; the case and the laws as
+        attributes.  ``ds.error.sel(observable="psi_f", law="d-sds")`` is one error ladder.
+        """
+        import xarray as xr
+
+        df = self.to_dataframe()
+        params = list(dict.fromkeys(k for p in self.points for k in p.params))
+        ds = xr.Dataset.from_dataframe(df.set_index([*params, "observable", "law", "dt"]))
+        ds.attrs.update(case=self.case, laws=", ".join(self.laws), source=f"nsfric {versions().get('nsfric', '')}")
+        return ds
+
     def columns(self) -> dict:
         rows = self.rows()
         names = list(dict.fromkeys(k for r in rows for k in r))
