@@ -339,8 +339,19 @@ class Solution(BatchMixin, TablesMixin):
             y = self(t)  # checks the span
             modes = [self.mode_at(tt) for tt in t]
         elif y is None:
-            y, modes = self._y, self.sample_modes
+            return self._sample_outputs()[list(self.model.output_names).index(name)].copy()
         return self._outputs(y, modes, [name])[0]
+
+    def _sample_outputs(self) -> np.ndarray:
+        """Every derived quantity at the samples, computed once (an output function
+        evaluates all of them at a time) and kept while the samples and parameters are
+        the same objects and values."""
+        params = tuple(self.model.param_vector(self.params))
+        kept = self.__dict__.get("_outputs_at_samples")
+        if kept is None or kept[0] is not self._y or kept[1] != params:
+            kept = (self._y, params, self._outputs(self._y, self.sample_modes))
+            self.__dict__["_outputs_at_samples"] = kept
+        return kept[2]
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name == "t":

@@ -35,6 +35,7 @@ from functools import lru_cache
 import numpy as np
 import sympy as sp
 
+from ..memo import Memo
 from .codegen import generate
 from .model import HybridModel
 
@@ -195,9 +196,24 @@ def contact_quantities(model: ContactModel, y, p) -> dict:
             "J_n": out[4 * K:4 * K + K * n].reshape(K, n), "J_t": out[4 * K + K * n:].reshape(K, n)}
 
 
+#: (expressions, parameter symbols, their values) -> the expressions' values
+_VALUES = Memo(512, "nsfric.symbolic.contacts.values")
+
+
 def _evaluate(exprs, model: ContactModel, values: dict) -> np.ndarray:
-    sub = {p.symbol: values[p.name] for p in model.params}
-    return np.array([float(sp.sympify(e).subs(sub)) for e in exprs])
+    """``exprs`` (expressions of the model's parameters: masses, gravity) at parameter
+    ``values``, each correctly rounded (SymPy's exact substitution), substituted once per
+    expression list and parameter values and then remembered: no SymPy per call."""
+    symbols = tuple(p.symbol for p in model.params)
+    at = tuple(float(values[p.name]) for p in model.params)
+    exprs = tuple(sp.sympify(e) for e in exprs)
+
+    def substitute():
+        sub = dict(zip(symbols, at))
+        out = np.array([float(e.subs(sub)) for e in exprs])
+        out.setflags(write=False)
+        return out
+    return _VALUES.get((exprs, symbols, at), substitute).copy()
 
 
 def mass_vector(model: ContactModel, values: dict) -> np.ndarray:
