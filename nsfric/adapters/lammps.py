@@ -46,7 +46,7 @@ from ..arguments import positive
 from .lammps_styles import INERTIA, STYLES, Style, from_lammps_granular, from_lammps_hertz, from_lammps_hooke, get_style
 
 __all__ = ["CASE", "STYLES", "Style", "available", "from_lammps_granular", "from_lammps_hertz", "from_lammps_hooke",
-           "get_style", "oblique_impact_deck", "run_oblique_impact", "runner", "to_lammps_hooke"]
+           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner", "to_lammps_hooke"]
 
 #: the case the adapter runs
 CASE = "oblique-impact"
@@ -216,6 +216,65 @@ def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/
     out["E_kin_f"] = case.relative(values, y, names)["E"]
     out.update(omega_1=float(w[0, 2]), omega_2=float(w[1, 2]), steps=step, seconds=seconds)
     return out
+
+
+def contact_forces(params: dict | None, dt: float, steps: int, style: str = "gran/hooke/history",
+                   damping: str | None = None, **ratios) -> dict:
+    """The contact force on sphere 2 over the first ``steps`` steps of the impact.
+
+    Returns arrays per step (after the step's force computation): ``overlap`` [m],
+    ``contact_radius`` ``sqrt(R_eff overlap)`` [m] (``GranSubModNormal::calculate_contact_radius``),
+    ``F_n`` (along the normal, positive repulsive) and ``F_t`` (along the tangent ``e_z x
+    n``) [N]: what the style's force routine returned, read from LAMMPS's per-atom force.
+    """
+    spec, values = bind(params, style, damping)
+    dt = positive(dt, "dt")
+    if not (isinstance(steps, int) and 1 <= steps <= 10 ** 5):
+        raise ValueError(f"steps must be an int in [1, 100000], got {steps!r}")
+    lammps = _lammps()
+    lmp = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
+    R_eff = values["R_1"] * values["R_2"] / (values["R_1"] + values["R_2"])
+    out = {k: [] for k in ("overlap", "contact_radius", "F_n", "F_t")}
+    try:
+        lmp.commands_list(oblique_impact_deck(values, dt, style, damping, **ratios))
+        for _ in range(steps):
+            lmp.command("run 1 pre no post no")
+            x = np.array(lmp.numpy.extract_atom("x")[:2])
+            f = np.array(lmp.numpy.extract_atom("f")[:2])
+            d = x[1] - x[0]
+            n = d / np.linalg.norm(d)
+            delta = values["R_1"] + values["R_2"] - float(np.linalg.norm(d))
+            out["overlap"].append(delta)
+            out["contact_radius"].append(math.sqrt(max(R_eff * delta, 0.0)))
+            out["F_n"].append(float(f[1] @ n))
+            out["F_t"].append(float(f[1, 0] * -n[1] + f[1, 1] * n[0]))
+    finally:
+        lmp.close()
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def input_deck(params: dict | None, dt: float, style: str = "gran/hooke/history", damping: str | None = None,
+               **ratios) -> str:
+    """A stand-alone LAMMPS input file of the impact (``lmp -in FILE``): the commands of
+    :func:`oblique_impact_deck`, a ``run`` to the contact end and ``print`` lines of
+    ``psi_f`` (the shear velocity of the contact points over ``v_n``, lever arm the radius,
+    at the first step apart) and the spins."""
+    spec, values = bind(params, style, damping)
+    dt = positive(dt, "dt")
+    t_n = _case().contact_t_end(spec.bind_law(damping), values) / 2
+    R1, R2, vn = values["R_1"], values["R_2"], values["v_n"]
+    lines = [f"# nsfric: oblique impact of two spheres, style {style}, psi_i = {values['psi_i']!r}, "
+             f"t_n = {t_n:.6g} s, dt = t_n/{t_n / dt:.6g}",
+             *oblique_impact_deck(values, dt, style, damping, **ratios),
+             f"run {int(math.ceil(4 * t_n / dt))}",
+             "group one id 1", "group two id 2", "compute spin all property/atom omegaz",
+             "compute spin1 one reduce sum c_spin", "compute spin2 two reduce sum c_spin",
+             "variable w1 equal c_spin1", "variable w2 equal c_spin2",
+             "variable d equal sqrt(v_dx*v_dx+v_dy*v_dy)",
+             f"variable vs equal ((vx[2]-vx[1])*(-v_dy)+(vy[2]-vy[1])*v_dx)/v_d-({R1!r}*v_w1+{R2!r}*v_w2)",
+             f"variable psi_f equal v_vs/{vn!r}", "thermo_style custom step v_psi_f v_w1 v_w2", "run 0 post no",
+             'print "psi_f $(v_psi_f:%.6f) omega_1 $(v_w1:%.6g) omega_2 $(v_w2:%.6g) steps $(step)"']
+    return "\n".join(lines) + "\n"
 
 
 def _back_to_contact(d, dv, radsum) -> float:

@@ -107,7 +107,7 @@ class Style:
         return damping
 
     def pair_commands(self, values: dict, damping: str | None = None, kt_ratio: float = KT_RATIO,
-                      damp_ratio: float = DAMP_RATIO) -> list:
+                      damp_ratio: float | None = None) -> list:
         """``pair_style`` and ``pair_coeff`` of bound case parameters ``values``.
 
         A ``hooke`` style takes the linear dashpot's ``k_n``, ``gamma_n`` and the SDS's
@@ -116,16 +116,21 @@ class Style:
         and Kuwabara-Kono's ``gamma_n_tilde`` (``damping viscoelastic``, ``gran/hertz/history``)
         or eq 8's ``gamma_n`` (``mass_velocity``, ``velocity``), with LAMMPS's tangential stiffness
         ``kt = kt_ratio kn`` [N/m^2] and damping ratio ``damp_ratio`` (``gammat/gamman``
-        or ``xt``), which no nsfric law shares.
+        or ``xt``; default 1/2, LAMMPS's ``NULL``), which no nsfric law shares.  A given
+        ``damp_ratio`` also sets ``xt`` of a ``pair granular`` ``hooke`` style (0: an
+        undamped tangential spring, which the D-SDS of nsfric does not allow).
         """
         damping = self.damping(damping)
         kt_ratio = number(kt_ratio, "kt_ratio", 0.0, lo_open=True)
-        damp_ratio = number(damp_ratio, "damp_ratio", 0.0)
+        given = damp_ratio is not None
+        damp_ratio = DAMP_RATIO if damp_ratio is None else number(damp_ratio, "damp_ratio", 0.0)
         meff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
         r = repr
         if self.normal == "hooke":
             kn, kt, mu = values["k_n"], values["ks_ratio"] * values["k_n"], values["mu"]
             xt = values["gamma_t"] / values["gamma_n"] if values["gamma_n"] else 0.0
+            if given and self.tangential is not None:
+                xt = damp_ratio
             if self.tangential is None:  # gran/hooke/history: damping per unit effective mass
                 return [f"pair_style {self.name} {r(kn)} {r(kt)} {r(values['gamma_n'] / meff)} "
                         f"{r(values['gamma_t'] / meff)} {r(mu)} 1", "pair_coeff * *"]
