@@ -70,3 +70,15 @@ def test_bad_style_damping_and_pair_coeff_are_named():
         from_lammps_granular("* * hertz 1e9 10 damping velocity tangential mindlin 1e9 0.5 0.3", 3e-3, 1000.0)
     with pytest.raises(ValueError, match="kt_ratio"):
         get_style("granular/hertz/mindlin").pair_commands(CASE.bind("d-sds/kuwabara-kono", {}), kt_ratio=-1)
+
+
+@pytest.mark.skipif(bool(WHY), reason=f"LAMMPS does not run here: {WHY}")
+def test_verify_refuses_a_style_without_an_exact_law_unless_a_law_is_given(tmp_path, capsys):
+    from nsfric.cli import main
+
+    argv = ["verify", "oblique-impact", "--code", "lammps", "--style", "granular/hooke/mindlin/force",
+            "--dt", "1e-7", "--dt", "5e-8", "--dt", "2.5e-8", "--out", str(tmp_path / "v")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "no exact law of this style" in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "v").exists()
