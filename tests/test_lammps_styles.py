@@ -36,9 +36,12 @@ def test_the_granular_translator_inverts_the_hooke_pair_coeff(damping):
     (_, coeff) = get_style("granular/hooke/linear_history").pair_commands(values, damping)
     assert f"damping {damping} tangential linear_history" in coeff
     back = from_lammps_granular(coeff.removeprefix("pair_coeff "), values["R_1"], _density(values))
+    arms = {"arm_overlap": 0.0, "torque_arm_shift": 1.0}  # pair granular's mixed arms
     for name, value in back.items():
-        assert value == pytest.approx(values[name], rel=1e-12), name
-    assert "arm_overlap" not in back  # mixed arms: no arm_overlap of the case expresses them
+        assert value == pytest.approx(arms.get(name, values[name]), rel=1e-12), name
+    from nsfric.papers.schafer1996.conventions import LAMMPS_GRANULAR_LINEAR_HISTORY
+
+    assert LAMMPS_GRANULAR_LINEAR_HISTORY.params == arms
 
 
 def test_the_hertz_translators_give_kuwabara_kono():
@@ -82,3 +85,36 @@ def test_verify_refuses_a_style_without_an_exact_law_unless_a_law_is_given(tmp_p
     err = capsys.readouterr().err
     assert "no exact law of this style" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "v").exists()
+
+
+def test_the_torque_arm_alone_can_move():
+    """``PlanarDiscs(torque_arm_shift=...)``: the torque's arm ``R - (arm_overlap +
+    shift) xi/2``, the velocity's arm unchanged (pair granular's mixed arms)."""
+    import sympy as sp
+
+    from nsfric.symbolic.kinematics import PlanarDiscs
+
+    mixed, radius = PlanarDiscs(arm_overlap=0, torque_arm_shift=1), PlanarDiscs(arm_overlap=0)
+    R1 = sp.Symbol("R_1", positive=True)
+    assert sp.simplify(mixed.arms()[0] - R1) == 0
+    assert sp.simplify(mixed.torque_arms()[0] - (R1 - mixed.overlap / 2)) == 0
+    assert sp.simplify(mixed.tangential_velocity - radius.tangential_velocity) == 0
+    assert PlanarDiscs().torque_arms() == PlanarDiscs().arms()
+    with pytest.raises(ValueError, match="torque_arm_shift"):
+        CASE.bind("d-sds", {"torque_arm_shift": 2.0})
+
+
+@pytest.mark.skipif(bool(WHY), reason=f"LAMMPS does not run here: {WHY}")
+def test_granular_linear_history_converges_to_the_d_sds_with_mixed_arms():
+    """``pair granular`` + ``linear_history`` at ``psi_i = 1`` converges to the D-SDS under
+    ``lammps-granular-linear-history`` (velocity arm ``R``, torque arm ``R - delta/2``), and
+    is told apart from ``gran/hooke/history``'s arms (both ``R``): their exact values differ by
+    4.5e-4."""
+    from nsfric.adapters.lammps_conformance import measure
+
+    row = measure("granular/hooke/linear_history", 1.0)  # the full ladder t_n/50 ... t_n/3200
+    print("\n", row["status"], row["limit"], row["limit_uncertainty"], row["exact"])
+    assert row["status"] == "converges to d-sds" and row["law"] == "d-sds"
+    radius = CASE.reference_solution("d-sds", params={"psi_i": 1.0, "arm_overlap": 0.0}).summary["psi_f"]
+    assert abs(row["limit"] - radius) > 3 * row["limit_uncertainty"]
+    assert abs(row["exact"] - radius) == pytest.approx(4.5e-4, abs=0.3e-4)

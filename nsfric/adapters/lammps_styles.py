@@ -22,7 +22,9 @@ What LAMMPS computes, read in github.com/lammps/lammps (stable_22Jul2025, the wh
   sqrt(R_eff delta)`` (no tangential law of nsfric has an overlap-dependent stiffness).
 * ``src/GRANULAR/granular_model.cpp``, ``GranularModel::calculate_forces``: the contact
   velocity with the arm ``R_i`` (``wr = radi omega_i + radj omega_j``), the torques with
-  ``R_i - delta/2`` (``dist_to_contact``): mixed arms; ``Fntot = Fnormal + Fdamp`` and
+  ``R_i - delta/2`` (``dist_to_contact``): mixed arms (the case's ``arm_overlap = 0``,
+  ``torque_arm_shift = 1``, convention ``lammps-granular-linear-history``, under which
+  ``granular/hooke/linear_history`` is the D-SDS); ``Fntot = Fnormal + Fdamp`` and
   ``Fncrit = |Fntot|`` (``GranSubModNormal::set_fncrit``).
 * ``src/GRANULAR/gran_sub_mod_normal.cpp``: ``hooke k eta``: ``k delta``; ``hertz k
   eta``: ``k a delta`` with the contact radius ``a = sqrt(R_eff delta)``
@@ -165,8 +167,8 @@ STYLES = {s.name: s for s in (
     Style("gran/hooke/history", "hooke", None, exact="d-sds", convention="lammps-gran-hooke-history",
           source=_HOOKE),
     Style("gran/hertz/history", "hertz", None, source=_HERTZ),
-    Style("granular/hooke/linear_history", "hooke", "linear_history", _HOOKE_DAMPING,
-          source=_TANG + "GranSubModTangentialLinearHistory::calculate_forces"),
+    Style("granular/hooke/linear_history", "hooke", "linear_history", _HOOKE_DAMPING, exact="d-sds",
+          convention="lammps-granular-linear-history", source=_TANG + "GranSubModTangentialLinearHistory::calculate_forces"),
     Style("granular/hooke/linear_history_classic", "hooke", "linear_history_classic", _HOOKE_DAMPING,
           source=_TANG + "GranSubModTangentialLinearHistoryClassic::calculate_forces"),
     Style("granular/hertz/mindlin", "hertz", "mindlin", _HERTZ_DAMPING, source=_MINDLIN),
@@ -268,8 +270,8 @@ def from_lammps_granular(pair_coeff: str, radius, density) -> dict:
     prefactor (``GranSubModTangentialLinearHistory::calculate_forces``: ``damp = xt
     damp_prefactor``), so ``gamma_t = xt gamma_n``; ``ks_ratio = kt/kn``, ``mu``.  The
     lever arms are mixed (``R_i`` for the velocity, ``R_i - delta/2`` for the torque,
-    ``GranularModel::calculate_forces``): no ``arm_overlap`` of the case expresses them,
-    none is returned.  ``hertz ... damping viscoelastic``: :func:`from_lammps_hertz`.
+    ``GranularModel::calculate_forces``): ``arm_overlap = 0``, ``torque_arm_shift = 1``
+    (convention ``lammps-granular-linear-history``).  ``hertz ... damping viscoelastic``: :func:`from_lammps_hertz`.
 
     Raises
     ------
@@ -304,4 +306,5 @@ def from_lammps_granular(pair_coeff: str, radius, density) -> dict:
     if xt == 0:
         raise ValueError("xt = 0 is an undamped tangential spring, which the D-SDS does not allow (gamma_t > 0)")
     return {"k_n": positive(kn, "kn"), "ks_ratio": positive(kt, "kt") / kn, "gamma_n": gamma_n,
-            "gamma_t": xt * gamma_n, "mu": number(mu, "mu", 0.0, 1e4), **out}
+            "gamma_t": xt * gamma_n, "mu": number(mu, "mu", 0.0, 1e4), **out, "arm_overlap": 0.0,
+            "torque_arm_shift": 1.0}
