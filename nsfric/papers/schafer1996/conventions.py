@@ -30,3 +30,17 @@ LAMMPS_GRAN_HOOKE_HISTORY = Convention(
         "xmu |F_n| of the total normal force (damping included) with the history reset to the cap: "
         "Führer et al.'s D-SDS (law d-sds).  Damping per unit effective mass: gamma_t = meff gammat, "
         "gamma_n = meff gamman (translator: nsfric.adapters.lammps.from_lammps_hooke).")
+
+#: LAMMPS ``pair_style granular`` with ``tangential linear_history``: mixed lever arms, the D-SDS
+LAMMPS_GRANULAR_LINEAR_HISTORY = Convention(
+    name="lammps-granular-linear-history", case="oblique-impact",
+    params={"arm_overlap": 0.0, "torque_arm_shift": 1.0}, laws=("d-sds",),
+    code="LAMMPS pair_style granular, tangential linear_history (github.com/lammps/lammps, "
+         "src/GRANULAR/granular_model.cpp, GranularModel::calculate_forces; "
+         "src/GRANULAR/gran_sub_mod_tangential.cpp, GranSubModTangentialLinearHistory::calculate_forces)",
+    doc="Mixed lever arms: the radius R_i for the contact-point velocity (wr = radi omega_i + radj omega_j: "
+        "arm_overlap = 0) and R_i - delta/2 for the torque (dist_to_contact = radi - 0.5 delta: "
+        "torque_arm_shift = 1), arms that are not work-conjugate.  Tangential force: the history projected "
+        "and rescaled onto the tangent plane, a spring kt and a dashpot xt times the normal damping "
+        "prefactor, capped at mu |F_n| of the total normal force with the history reset to the cap: the "
+        "D-SDS (law d-sds).  Translator: nsfric.adapters.lammps_styles.from_lammps_granular.")

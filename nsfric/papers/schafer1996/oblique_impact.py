@@ -65,16 +65,22 @@ psi_i, v_n = sp.symbols("psi_i v_n", positive=True)
 ks_ratio, k_s = sp.symbols("ks_ratio k_s", positive=True)
 ks0_ratio = sp.Symbol("ks0_ratio", positive=True)
 arm_overlap = sp.Symbol("arm_overlap", nonnegative=True)
+torque_arm_shift = sp.Symbol("torque_arm_shift", real=True)
 #: the lever arm ``l_i = R_i - arm_overlap xi/2`` of the contact-point velocity and the
 #: torque: 1 (default) the common contact point, 0 the radius (a DEM code's convention,
 #: e.g. :data:`nsfric.papers.schafer1996.conventions.LAMMPS_GRAN_HOOKE_HISTORY`)
 ARM = L.P(arm_overlap, 1.0, 0, 1, doc="lever arm l_i = R_i - arm_overlap xi/2: 1 = contact point midway "
           "through the overlap, 0 = the radius R_i")
+#: the torque's arm alone moved to ``R_i - (arm_overlap + torque_arm_shift) xi/2``: 0
+#: (default) the same arm as the velocity's; LAMMPS's ``pair granular`` has ``arm_overlap
+#: = 0``, ``torque_arm_shift = 1`` (preset ``lammps-granular-linear-history``)
+TORQUE_ARM = L.P(torque_arm_shift, 0.0, -1, 1, doc="torque arm R_i - (arm_overlap + torque_arm_shift) xi/2: "
+                 "0 = the velocity's arm")
 KIN = PlanarDiscs()
 #: the kinematics with the lever arm a parameter: the model of a run with
 #: ``arm_overlap != 1`` (the default model keeps the arm ``R_i - xi/2`` literal, so its
 #: generated code -- and every number of it -- is the one it was before the option)
-KIN_ARM = PlanarDiscs(arm_overlap=arm_overlap)
+KIN_ARM = PlanarDiscs(arm_overlap=arm_overlap, torque_arm_shift=torque_arm_shift)
 #: initial overlap with a Hertz-type normal law [m] (``1e-12 m`` is covered in ``1e-12 s``
 #: at 1 m/s, against contact times of ~5e-5 s)
 XI0_HERTZ = 1e-12
@@ -116,12 +122,13 @@ def tangential_law(name: str, normal: str):
 
 def build_model(law: str, arm: bool = False):
     """The coupled model of the case law ``law`` (PlanarDiscs x normal x tangential);
-    ``arm``: with the lever arm the parameter ``arm_overlap`` (:data:`KIN_ARM`), else
-    ``R_i - xi/2`` (the parameter declared but unused: it must then be 1)."""
+    ``arm``: with the lever arms the parameters ``arm_overlap`` and ``torque_arm_shift``
+    (:data:`KIN_ARM`), else ``R_i - xi/2`` (the parameters declared but unused: they must
+    then be 1 and 0)."""
     t, n = split_law(law)
     normal = L.get_law(n, "normal")
     extra = (L.P(psi_i, 1.0, 0, doc="psi_i = v_s^i/v_n^i = tan(theta)"),
-             L.P(v_n, 1.0, 0, lo_open=True, doc="normal impact speed v_n^i", unit="m/s"), ARM)
+             L.P(v_n, 1.0, 0, lo_open=True, doc="normal impact speed v_n^i", unit="m/s"), ARM, TORQUE_ARM)
     return couple(KIN_ARM if arm else KIN, normal=normal, tangential=tangential_law(t, n), name=f"oblique-impact/{law}",
                   params=extra, reference=f"{REFERENCE}; {normal.reference}")
 
@@ -168,7 +175,8 @@ class ObliqueImpact(Case):
         """:meth:`Case._problem` on the model with the lever arm a parameter where
         ``arm_overlap`` (any member of a batch) is not 1 (:meth:`arm_model`)."""
         arm = (params or {}).get("arm_overlap", 1.0)
-        if np.any(np.asarray(arm, dtype=float) != 1.0):
+        shift = (params or {}).get("torque_arm_shift", 0.0)
+        if np.any(np.asarray(arm, dtype=float) != 1.0) or np.any(np.asarray(shift, dtype=float) != 0.0):
             self.bind(law, params)  # the range check first, naming the parameter
             model = self.arm_model(law)
         return super()._problem(model, law, params, t_end)

@@ -1,0 +1,75 @@
+"""Named studies ``nsfric run NAME`` runs besides the cases: measurements that are not one
+published system, e.g. ``lammps-conformance`` (every LAMMPS contact style against its
+exact law, :mod:`nsfric.adapters.lammps_conformance`).
+
+A :class:`Study` names a callable ``run(out_dir, progress=None, params=None) -> {"written":
+[paths]}`` by its module path, imported only when the study runs.  Studies are
+registered with :func:`register_study` or through the entry-point group
+``nsfric.studies`` (a :class:`Study` instance).
+
+Ground floor: imports no layer.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from .plugins import GROUPS, LazyRegistry
+
+
+@dataclass(frozen=True)
+class Study:
+    """A study ``nsfric run`` knows by name.
+
+    Parameters
+    ----------
+    name : str
+        Registry name (``lammps-conformance``).
+    target : str
+        ``"module:function"`` of its ``run(out_dir, progress=None, params=None)``.
+    doc : str
+        One line: what it measures.
+    params : tuple of str
+        The ``--param`` names it takes.
+    """
+
+    name: str
+    target: str
+    doc: str = ""
+    params: tuple = ()
+
+    def run(self, out_dir: str, progress=None, params=None) -> dict:
+        """Import :attr:`target` and run it; ValueError for a ``--param`` it does not take."""
+        unknown = sorted(set(params or {}) - set(self.params))
+        if unknown:
+            raise ValueError(f"study {self.name!r} takes the parameters {list(self.params)}, not {unknown}")
+        module, _, func = self.target.partition(":")
+        return getattr(importlib.import_module(module), func)(out_dir, progress=progress, params=params or {})
+
+
+def _add(name, obj, registry):
+    if not isinstance(obj, Study):
+        raise TypeError(f"{obj!r} is not an nsfric.studies.Study")
+    if obj.name != name:
+        raise ValueError(f"the entry point is named {name!r} but the study {obj.name!r}")
+    registry[name] = obj
+
+
+#: name -> :class:`Study` (completed by the entry-point group ``nsfric.studies``)
+STUDIES: dict = LazyRegistry(GROUPS["studies"], _add)
+
+
+def register_study(study: Study) -> Study:
+    """Add ``study`` to :data:`STUDIES` under its name; returns it."""
+    if not isinstance(study, Study):
+        raise TypeError(f"register_study takes a Study, got {study!r}")
+    STUDIES[study.name] = study
+    return study
+
+
+def find_study(name: str):
+    """The study ``name``, or None when there is none of that name."""
+    try:
+        return STUDIES.find(name)
+    except KeyError:
+        return None
