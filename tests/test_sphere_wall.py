@@ -20,7 +20,7 @@ def test_registered_as_a_builtin_case_with_its_laws(case):
     with pytest.raises(ValueError, match="TANGENTIAL in"):
         case.check_law("walton-braun-mindlin")
     with pytest.raises(ValueError, match="arm_overlap"):
-        case.bind("d-sds", {"arm_overlap": 2.0})
+        case.bind("d-sds", {"arm_overlap": 2.5})
 
 
 @pytest.mark.parametrize("law", ["d-sds", "cundall-strack/linear-dashpot-force-end"])

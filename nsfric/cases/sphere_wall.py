@@ -8,8 +8,8 @@ moment of inertia ``I`` and radius ``R`` moves in the plane ``(x, y)`` and spins
 ``e_y`` fixed, so the normal motion is the normal impact of the reduced mass ``m`` and
 does not feel the tangential force.  The contact point sits at the lever arm ``l = R -
 arm_overlap xi/2`` below the centre (``arm_overlap = 1``, the default: midway through the
-overlap; 0: the radius, as the codes take it -- a convention,
-:mod:`nsfric.conventions`): its tangential velocity is ``v_t = v_x + l omega``, the
+overlap; 0: the radius, as LAMMPS takes it; 2: the point on the wall's surface, ``R -
+xi``, as Kratos DEM takes it -- a convention, :mod:`nsfric.conventions`): its tangential velocity is ``v_t = v_x + l omega``, the
 tangential force ``F_t`` along ``x`` gives the torque ``l F_t``, so ``F_t`` does work
 ``F_t v_t`` whatever the arm.
 
@@ -82,8 +82,8 @@ class SphereOnWall(Kinematics):
                     unit="kg"),
                 L.P(I, 0.4 * MASS * RADIUS ** 2, 0, lo_open=True, doc="moment of inertia", unit="kg m^2"),
                 L.P(R, RADIUS, 0, lo_open=True, doc="radius", unit="m"),
-                L.P(arm_overlap, 1.0, 0, 1, doc="lever arm l = R - arm_overlap xi/2: 1 = contact point midway "
-                    "through the overlap, 0 = the radius R")))
+                L.P(arm_overlap, 1.0, 0, 2, doc="lever arm l = R - arm_overlap xi/2: 1 = contact point midway "
+                    "through the overlap, 0 = the radius R, 2 = the wall's surface R - xi")))
 
     @property
     def states(self):
