@@ -58,12 +58,12 @@ def test_kratos_converges_at_first_order_in_gross_sliding(tmp_path):
 def test_kratos_slip_rule_converges_elsewhere_in_stick_slip(tmp_path):
     """psi_i = 1/2: the impact sticks and slips; Kratos's limit of psi_f misses the D-SDS
     by ~ -9e-3 (its elastic force is not reset while the dashpot takes the excess), while
-    e_n (normal motion only) still converges to the exact value."""
+    e_n (normal motion only) still ends at the exact value."""
     points = _verify(tmp_path, 0.5, 0.0, (100, 200, 400, 800), "stick")
     p = points["psi_f"]
     assert p["status"].startswith("converges to something else"), p["verdict"]
     assert -1.2e-2 < p["offset"] < -6e-3 and abs(p["offset"]) > 10 * p["offset_uncertainty"]
-    assert points["e_n"]["status"] == f"converges to {adapter.LAW}", points["e_n"]["verdict"]
+    assert abs(points["e_n"]["offset"]) < 1e-5  # the normal motion: the exact value
 
 
 def test_the_translator_round_trips_and_refuses_what_kratos_cannot_be():
