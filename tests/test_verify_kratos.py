@@ -28,6 +28,7 @@ def convention():
 
 def _dts(psi_i, ns):
     case = get_case("sphere-wall")
+    case.numeric_model(adapter.LAW)  # the disk cache of derived numerics: no SymPy on a warm machine
     t_n = case.contact_t_end(adapter.LAW, case.bind(adapter.LAW, {**MATERIAL, "psi_i": psi_i})) / 2
     return [repr(t_n / n) for n in ns]
 

