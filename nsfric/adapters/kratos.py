@@ -6,8 +6,8 @@ Python: :func:`run_sphere_wall` writes the impact as Kratos input files (a spher
 temporary directory, runs a ``DEMAnalysisStage`` on them to the end of the contact and
 returns the case's observables; :func:`runner` wraps it as the callable ``(dt, params)
 -> observables`` that :func:`nsfric.verify` takes.  ``OMP_NUM_THREADS`` is set to 1 here
-before Kratos is first imported (with its default threads a 400-step run took 73 s, with
-one 0.3 s); Kratos is imported on first use only, its banner and log kept off the
+while Kratos is first imported, and Kratos's own thread count to 1 after (with its
+default threads a 400-step run took 73 s, with one 0.3 s); the variable is then restored; Kratos is imported on first use only, its banner and log kept off the
 terminal, and without it a one-line :class:`ImportError` names the extra ``pip install
 "nsfric[kratos]"``.
 
@@ -105,14 +105,21 @@ def _kratos():
     """``(KratosMultiphysics, DEMAnalysisStage)``, imported with ``OMP_NUM_THREADS=1``."""
     global _modules
     if _modules is None:
-        os.environ["OMP_NUM_THREADS"] = "1"  # before the import: Kratos reads it once
+        before = os.environ.get("OMP_NUM_THREADS")
+        os.environ["OMP_NUM_THREADS"] = "1"  # before the import: the OpenMP runtime reads it on loading
         try:
             with _quiet():
                 import KratosMultiphysics as K
                 from KratosMultiphysics.DEMApplication.DEM_analysis_stage import DEMAnalysisStage
                 K.Logger.GetDefaultOutput().SetSeverity(K.Logger.Severity.WARNING)
+                K.ParallelUtilities.SetNumThreads(1)
         except ImportError as exc:
             raise ImportError(f"{_INSTALL} ({exc})") from None
+        finally:  # the process's environment as it was (child processes keep their threads)
+            if before is None:
+                os.environ.pop("OMP_NUM_THREADS", None)
+            else:
+                os.environ["OMP_NUM_THREADS"] = before
         _modules = (K, DEMAnalysisStage)
     return _modules
 
