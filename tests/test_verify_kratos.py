@@ -103,3 +103,46 @@ def test_code_kratos_refuses_parameters_no_kratos_material_has(tmp_path, capsys)
     err = capsys.readouterr().err
     assert rc == 2 and "ks_ratio must be in (2/3, 4/3)" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "bad").exists()
+
+
+def _wall_impact(psi_i, n, kratos_rule):
+    """A transcription of what Kratos computes (symplectic Euler; lever arm R - xi; normal
+    force clamped at zero; elastic force ``F_e -= k_t du_t``, dashpot ``-c_t v_t``) at the
+    step t_n/n, with Kratos's cap (``CalculateTangentialForceWithNeighbour``: the spring
+    reset only when the elastic force alone exceeds ``mu F_n``) or the D-SDS's (the spring
+    put back so that the capped total holds); returns psi_f."""
+    v = get_case("sphere-wall").bind(adapter.LAW, MATERIAL)
+    m, R, I, kn, gn, gt, mu = (v[k] for k in ("m", "R", "I", "k_n", "gamma_n", "gamma_t", "mu"))
+    kt = v["ks_ratio"] * kn
+    dt = math.pi / math.sqrt(kn / m - (gn / (2 * m)) ** 2) / n
+    vx, vy, y, w, Fe, du, touched = psi_i * v["v_n"], -v["v_n"], R, 0.0, 0.0, 0.0, False
+    while not (touched and y >= R):
+        xi = R - y
+        arm, Ft, Fn = R - max(xi, 0.0), 0.0, 0.0
+        if xi > 0:
+            touched = True
+            Fn = max(kn * xi - gn * vy, 0.0)
+            Fe, Fv, cap = Fe - kt * du, -gt * (vx + arm * w), mu * Fn
+            if abs(Fe + Fv) > cap and kratos_rule:
+                if (Fe * Fv >= 0 and abs(Fe) > cap) or (Fe * Fv < 0 and abs(Fv) < abs(Fe)):
+                    Fe, Fv = math.copysign(cap, Fe), 0.0
+                else:
+                    Fv = math.copysign(cap - abs(Fe) if Fe * Fv >= 0 else cap + abs(Fe), Fv)
+            elif abs(Fe + Fv) > cap:
+                Fe = math.copysign(cap, Fe + Fv) - Fv
+            Ft = Fe + Fv
+        vx, vy, w = vx + dt * Ft / m, vy + dt * Fn / m, w + dt * arm * Ft / I
+        y += dt * vy
+        du = (vx + (R - max(R - y, 0.0)) * w) * dt
+    return (vx + R * w) / v["v_n"]
+
+
+def test_kratos_slip_rule_alone_makes_the_offset():
+    """psi_i = 1/2: the transcription with Kratos's cap converges to Kratos's limit
+    (-0.10625, 9.0e-3 below the exact D-SDS), with the D-SDS's cap to the exact value:
+    the slip rule is the whole cause."""
+    exact = get_case("sphere-wall").reference_solution(adapter.LAW, params={**MATERIAL, "psi_i": 0.5,
+                                                                            "arm_overlap": 2.0}).summary["psi_f"]
+    for kratos_rule, offset in ((True, -9.03e-3), (False, 0.0)):
+        coarse, fine = (_wall_impact(0.5, n, kratos_rule) for n in (400, 800))
+        assert abs(2 * fine - coarse - exact - offset) < 3e-4, kratos_rule
