@@ -210,7 +210,7 @@ class SphereWall(Case):
     t_end = 2e-5
     units = {q: "m" for q in ("x", "y", "xi", "zeta")}
     units.update({"vx": "m/s", "vy": "m/s", "omega": "1/s", "omega_f": "1/s", "F": "N", "F_n": "N", "t": "s",
-                  "t_n": "s", "E_kin_before": "J", "E_kin_after": "J"})
+                  "t_n": "s", "E_kin_before": "J", "E_kin_after": "J", "E_el": "J"})
     unit = "n.u."
     observable_names = ("psi_f", "e_n", "e_t", "omega_f", "t_n", "E_kin_before", "E_kin_after")
     #: the SDS spring (``xi ~ 1e-7 m``) resolved to 1e-7 of itself, as in ``oblique-impact``
