@@ -63,3 +63,15 @@ def test_filippov_agrees_with_ida(case, law):
     i = case.reference_solution(law, solver="ida", params=p).summary
     for k in ("psi_f", "e_n", "omega_f"):
         assert abs(f[k] - i[k]) <= 1e-8 * max(1.0, abs(f[k])), k
+
+
+def test_run_writes_every_law_s_reference_and_the_figure(tmp_path):
+    """``nsfric run sphere-wall``: one CSV per law (the laws differ in their states; a law
+    name with ``/`` is no folder) and the figure."""
+    from nsfric.cli import main
+
+    assert main(["run", "sphere-wall", "--out", str(tmp_path / "run")]) == 0
+    written = sorted(p.name for p in (tmp_path / "run").iterdir())
+    assert all(p.is_file() for p in (tmp_path / "run").iterdir())
+    assert len([n for n in written if n.endswith(".csv")]) == len(get_case("sphere-wall").laws)
+    assert "reference.png" in written and "reference-d-sds_linear-dashpot-force-end.csv" in written
