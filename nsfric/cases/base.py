@@ -308,7 +308,7 @@ class Case:
                 progress(f"{self.name}: reference for {law}")
             sol = self.reference_solution(law, samples=1001)
             sols[law] = sol
-            path = os.path.join(out_dir, f"reference-{law}.csv")
+            path = os.path.join(out_dir, f"reference-{law.replace('/', '_')}.csv")  # T/N: no folder
             side = write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
             written += [path, side]
         model = self.model(self.default_law)
@@ -316,7 +316,8 @@ class Case:
         fig, axes = figure(len(panels), 1, sharex=True)
         for ax, q in zip(axes[:, 0], panels):
             for law, sol in sols.items():
-                ax.plot(sol.t, sol[q], label=law)
+                if q in sol.state_names or q in sol.output_names:  # laws may differ in their states
+                    ax.plot(sol.t, sol[q], label=law)
             ax.set_ylabel(f"{q} [{self.unit_of(q)}]")
         axes[-1, 0].set_xlabel(f"t [{self.unit_of('t')}]")
         axes[0, 0].legend()

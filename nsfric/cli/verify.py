@@ -5,7 +5,7 @@
 observables; :mod:`nsfric.study.verify_input`), prints one line per parameter point and
 observable (its status, order, limit and offset) and writes ``verify.json``,
 ``verify.csv`` and ``verify.png`` (:mod:`nsfric.study.verify`).  ``--law auto`` tests
-every law of the case.  ``--code lammps [--style STYLE] --dt DT --dt DT --dt DT ...``
+every law of the case.  ``--code lammps|kratos [--style STYLE] --dt DT --dt DT --dt DT ...``
 instead of ``--input`` runs the other code itself over the step ladder, in-process
 (:mod:`nsfric.adapters`).  Bad input: one line on stderr, exit code 2, nothing written.
 """
@@ -46,8 +46,9 @@ def cmd_verify(args):
     return 0
 
 
-#: the codes ``--code`` runs in-process: name -> its default style
-CODES = {"lammps": "gran/hooke/history"}
+#: the codes ``--code`` runs in-process: name -> its default style (the adapter is
+#: ``nsfric.adapters.NAME``)
+CODES = {"lammps": "gran/hooke/history", "kratos": "DEM_D_Linear_viscous_Coulomb"}
 
 
 def _source(args, case: str, UsageError) -> dict:
@@ -61,23 +62,24 @@ def _source(args, case: str, UsageError) -> dict:
         if not os.path.isfile(args.input):
             raise UsageError(f"--input {args.input!r}: no such file")
         return {"input": args.input}
-    from ..adapters import lammps
+    import importlib
 
+    adapter = importlib.import_module(f"nsfric.adapters.{args.code}")
     style = args.style or CODES[args.code]
-    if style not in lammps.STYLES:
-        raise UsageError(f"--style must be one of {sorted(lammps.STYLES)}, got {style!r}")
-    if case != lammps.CASE:
-        raise UsageError(f"--code {args.code} runs the case {lammps.CASE}, not {case!r}")
-    if not args.law and not args.convention and lammps.STYLES[style].exact is None:
+    if style not in adapter.STYLES:
+        raise UsageError(f"--style must be one of {sorted(adapter.STYLES)}, got {style!r}")
+    if case != adapter.CASE:
+        raise UsageError(f"--code {args.code} runs the case {adapter.CASE}, not {case!r}")
+    if not args.law and not args.convention and getattr(adapter.STYLES[style], "exact", "") is None:
         raise UsageError(f"--style {style}: nsfric has no exact law of this style; give --law (the law to "
                          "measure it against) or --convention")
     dts = sorted(set(args.dt or []), reverse=True)
     if len(dts) < 3:
         raise UsageError("--dt: give at least 3 different steps (the step ladder)")
-    why = lammps.available()
+    why = adapter.available()
     if why:
         raise UsageError(why)
-    return {"runner": lammps.runner(style), "dts": dts}
+    return {"runner": adapter.runner(style), "dts": dts}
 
 
 def register(sub):
@@ -93,8 +95,13 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
                    help="run this code in-process over the steps --dt instead of reading --input")
-    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, gran/hertz/history, "
-                        "granular/NORMAL/TANGENTIAL; see nsfric.adapters.lammps_styles.STYLES)")
+    if style not in adapter.STYLES:
+        raise UsageError(f"--style must be one of {sorted(adapter.STYLES)}, got {style!r}")
+    if case != adapter.CASE:
+        raise UsageError(f"--code {args.code} runs the case {adapter.CASE}, not {case!r}")
+    if not args.law and not args.convention and getattr(adapter.STYLES[style], "exact", "") is None:
+        raise UsageError(f"--style {style}: nsfric has no exact law of this style; give --law (the law to "
+                         "measure it against) or --convention")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",
