@@ -50,7 +50,8 @@ def test_phase_mean_and_max_and_phase_zero_is_the_plain_run():
     for r1, r4 in zip(one.rows, many.rows):
         assert r1["n_phases"] == 1 and r4["n_phases"] == 4
         assert r1["error_max"] == r1["error"]
-        assert r4["error_max"] >= r4["error"] and r4["error_max"] >= r1["error"]
+        # the phases put the stick at different places in the step: their errors differ
+        assert r4["error_max"] > r4["error"] and r4["error_max"] >= r1["error"] and r4["error"] != r1["error"]
         assert r4["n_rhs"] == r1["n_rhs"]  # the work is that of one run over the window
     assert {o["scheme"]: "order_max" in o for o in many.orders()} == {"heun": True}
 

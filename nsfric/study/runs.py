@@ -152,8 +152,8 @@ def phase_problem(prob: Problem, ref: Solution, tau: float) -> Problem:
     ``tau`` against the events (``tau = 0``: ``prob`` itself, its own initial state)."""
     if tau == 0.0:
         return prob
-    return replace(prob, y0=np.asarray(ref(np.array([tau]))[:, 0], dtype=float),
-                   t_span=(prob.t_span[0] + tau, prob.t_span[1]))
+    t0 = float(prob.t_span[0]) + tau
+    return replace(prob, y0=np.asarray(ref(np.array([t0]))[:, 0], dtype=float), t_span=(t0, prob.t_span[1]))
 
 
 def run_phases(source: Problem | ProblemFactory, law, scheme, dt, variables=None, times=(), t_end=None,
