@@ -90,6 +90,9 @@ def test_no_order_says_why_when_the_budget_ends_the_ladder():
     assert "scatter" in o["reason"] and "budget" in o["reason"], o["reason"]
     assert max(r["n_steps"] for r in res.rows) <= 12800
     assert min(r["dt"] for r in res.rows) < 10.0 / 3200  # it did extend the ladder
+    # without a step budget: three steps added, then the scatter is the data's own
+    (o,) = nsfric.converge(PLATES, "c-sds", ["heun"], variables=["v"], phases=1).orders()
+    assert math.isnan(o["order"]) and "scatter" in o["reason"] and "3 steps added" in o["reason"], o
 
 
 def test_round_off_floor_is_named():

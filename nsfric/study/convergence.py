@@ -32,9 +32,10 @@ the phase maxima (``order_max``) is reported beside it.
 and no ``fit_range`` given) a law x scheme whose order has not *settled*
 (:func:`~nsfric.study.fit.settled_fit`: local slopes within 0.1 of the fitted order over
 at least 4 steps, standard error <= 0.05) gets the next smaller step ``dt/2``, until it
-settles or the budget ends it: the next step would need more than ``max_steps`` steps
-(default :data:`LADDER_MAX_STEPS`) or the extension would exceed ``ladder_seconds`` of
-wall time (default :data:`LADDER_SECONDS`).  Where the finest errors are at the round-off
+settles or the budget ends it: :data:`LADDER_MAX_ADDED` (3) steps added (none where the
+finest three local slopes spread by more than :data:`LADDER_WILD`), the next step
+would need more than ``max_steps`` steps (default :data:`LADDER_MAX_STEPS`) or the
+extension would exceed ``ladder_seconds`` of wall time (default :data:`LADDER_SECONDS`).  Where the finest errors are at the round-off
 floor, the ladder grows towards larger steps instead (down to ``t_end/8``).  The order
 is the settled one; otherwise the fit with the study's ``tol``, or "no order" with the
 reason (the local slopes' scatter over the whole ladder, the budget, the floor).
@@ -70,6 +71,12 @@ LADDER_MAX_STEPS = 50 * 2 ** 12
 LADDER_SECONDS = 60.0
 #: the coarsest step the ladder adds (at least this many steps over the window)
 LADDER_MIN_STEPS = 8
+#: most steps the ladder adds to one law x scheme: local slopes that have not settled
+#: after three more halvings scatter for a reason of the problem's own
+LADDER_MAX_ADDED = 3
+#: no step is added where the finest three local slopes spread by more than this: errors
+#: that jump like that show no sign of settling
+LADDER_WILD = 1.0
 
 
 def default_ladder(t_end: float, levels: int = 7, n_min: int = 50) -> list:
@@ -407,6 +414,7 @@ def _extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task,
     floor -- ``2 dt`` above the coarsest.  Returns why each unsettled ladder stopped."""
     start = time.perf_counter()
     stops, open_ = {}, [(lw, s) for lw in laws for s in schemes]
+    added = dict.fromkeys(open_, 0)
     while open_:
         batch, cost, keys = [], 0.0, []
         for lw, s in open_:
@@ -414,6 +422,17 @@ def _extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task,
             dts = np.array([r["dt"] for r in sel])
             err = np.array([r["error"] for r in sel])
             if settled_fit(dts, err, tol, floors[lw]) is not None:
+                continue
+            ok = np.isfinite(err) & (err > floors[lw])
+            idx = np.argsort(dts[ok])[:4]
+            local = np.diff(np.log(err[ok][idx])) / np.diff(np.log(dts[ok][idx]))
+            if len(local) == 3 and np.ptp(local) > LADDER_WILD:
+                stops[(lw, s)] = (f"no step added: the local slopes of the finest steps ({', '.join(f'{x:.2f}' for x in local)}) "
+                                  f"spread by more than {LADDER_WILD:g}")
+                continue
+            if added[(lw, s)] >= LADDER_MAX_ADDED:
+                stops[(lw, s)] = (f"the order did not settle with {LADDER_MAX_ADDED} steps added to the ladder "
+                                  f"(down to dt = {dts.min():.3g})")
                 continue
             fine = int(np.argmin(dts))
             if np.isfinite(err[fine]) and err[fine] <= ROUNDOFF_BAND * floors[lw]:  # at the floor: go coarser
@@ -437,6 +456,7 @@ def _extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task,
                 continue
             batch.append(task(lw, s, dt))
             keys.append((lw, s))
+            added[(lw, s)] += 1
         if batch:
             run(batch)
         open_ = keys
