@@ -32,10 +32,10 @@ the phase maxima (``order_max``) is reported beside it.
 and no ``fit_range`` given) a law x scheme whose order has not *settled*
 (:func:`~nsfric.study.fit.settled_fit`: local slopes within 0.1 of the fitted order over
 at least 4 steps, standard error <= 0.05) gets the next smaller step ``dt/2``, until it
-settles or the budget ends it: :data:`LADDER_MAX_ADDED` (3) steps added (none where the
-finest three local slopes spread by more than :data:`LADDER_WILD`), the next step
-would need more than ``max_steps`` steps (default :data:`LADDER_MAX_STEPS`) or the
-extension would exceed ``ladder_seconds`` of wall time (default :data:`LADDER_SECONDS`).  Where the finest errors are at the round-off
+settles or the budget ends it (:mod:`nsfric.study.ladder`): three steps added (none where
+the finest three local slopes jump), the next step would need more than ``max_steps``
+steps (default 204800) or the extension would exceed ``ladder_seconds`` of wall time
+(default 60 s).  Where the finest errors are at the round-off
 floor, the ladder grows towards larger steps instead (down to ``t_end/8``).  The order
 is the settled one; otherwise the fit with the study's ``tol``, or "no order" with the
 reason (the local slopes' scatter over the whole ladder, the budget, the floor).
@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -55,7 +54,8 @@ from ..problems import ProblemFactory
 from ..solution import Solution
 from ..solvers.base import Problem
 from .execute import forks_workers, run_tasks
-from .fit import ROUNDOFF_BAND, OrderFit, fit_order, settled_fit, slope_scatter  # noqa: F401  (re-exported)
+from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
+from .ladder import LADDER_MAX_STEPS, LADDER_SECONDS, extend_ladder, ladder_order
 from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
                    reference_for, run_one, run_phases)
 
@@ -65,18 +65,6 @@ ROUNDOFF = 1e-12
 EVENT_PHASES = 8
 #: most grid phases allowed
 MAX_PHASES = 64
-#: default most steps of a step the ladder adds by itself (50 2^12: six halvings of the default ladder)
-LADDER_MAX_STEPS = 50 * 2 ** 12
-#: default wall-time budget (s) of the ladder's extension
-LADDER_SECONDS = 60.0
-#: the coarsest step the ladder adds (at least this many steps over the window)
-LADDER_MIN_STEPS = 8
-#: most steps the ladder adds to one law x scheme: local slopes that have not settled
-#: after three more halvings scatter for a reason of the problem's own
-LADDER_MAX_ADDED = 3
-#: no step is added where the finest three local slopes spread by more than this: errors
-#: that jump like that show no sign of settling
-LADDER_WILD = 1.0
 
 
 def default_ladder(t_end: float, levels: int = 7, n_min: int = 50) -> list:
@@ -271,7 +259,7 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     max_steps : int, optional
         Refuse the study before any work when a step of the ladder needs more steps
         (``BudgetError``); also the budget of every run, and the most steps of a step
-        the ladder adds by itself (default :data:`LADDER_MAX_STEPS`).
+        the ladder adds by itself (default :data:`~nsfric.study.ladder.LADDER_MAX_STEPS`).
     max_seconds : float, optional
         Wall-time budget of each discrete run (``BudgetError`` once exceeded).
     executor : optional
@@ -282,7 +270,8 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
         Grid phases per step (module docstring; default: :data:`EVENT_PHASES` where the
         reference has a switching event in ``(0, t_end)``, else 1).
     ladder_seconds : float, optional
-        Wall-time budget of the ladder's extension (default :data:`LADDER_SECONDS`).
+        Wall-time budget of the ladder's extension (default
+        :data:`~nsfric.study.ladder.LADDER_SECONDS`).
 
     Returns
     -------
@@ -367,14 +356,14 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
         rows.extend(got)
 
     run([task(lw, s, dt) for lw in laws for s in schemes for dt in dts])
-    stops = _extend_ladder(rows, laws, schemes, T, floors, tol, max_steps or LADDER_MAX_STEPS,
+    stops = extend_ladder(rows, laws, schemes, T, floors, tol, max_steps or LADDER_MAX_STEPS,
                            ladder_seconds, task, run) if extend else {}
     fits, fits_max = {}, {}
     for lw in laws:
         for s in schemes:
             sel = [r for r in rows if r["law"] == lw and r["scheme"] == s]
             dt_s, err = [r["dt"] for r in sel], [r["error"] for r in sel]
-            fits[(lw, s)] = _order(dt_s, err, fit_range, tol, floors[lw], extend, stops.get((lw, s), ""))
+            fits[(lw, s)] = ladder_order(dt_s, err, fit_range, tol, floors[lw], extend, stops.get((lw, s), ""))
             fits_max[(lw, s)] = fit_order(dt_s, [r["error_max"] for r in sel], fit_range, tol, floor=floors[lw])
     rows.sort(key=lambda r: (laws.index(r["law"]), schemes.index(r["scheme"]), -r["dt"]))
     meta = {"laws": laws, "schemes": schemes, "dts": dts, "t_end": T, "params": dict(params or {}),
@@ -387,78 +376,4 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     if hasattr(case, "unit_of"):  # a case (a Problem knows no units)
         meta["units"] = {"dt": case.unit_of("t"), **{f"error_{v}": case.unit_of(v) for v in variables or ()}}
     return ConvergenceResult(case.name or models[laws[0]].name, rows, fits, variables, times, meta, fits_max)
-
-
-def _order(dts, errors, fit_range, tol, floor, extended, stop) -> OrderFit:
-    """The order of one law x scheme: the settled fit of an extended ladder, else the fit
-    with ``tol``; for no order the reason, with the scatter over the whole ladder and
-    why the ladder stopped (``stop``)."""
-    if extended:
-        fit = settled_fit(dts, errors, tol, floor)
-        if fit is not None:
-            return fit
-    fit = fit_order(dts, errors, fit_range, tol, floor=floor)
-    if fit.ok:
-        return fit
-    parts = [fit.reason]
-    if "local slopes" in fit.reason or "standard error" in fit.reason:
-        parts.append(slope_scatter(dts, errors, floor))
-    parts.append(stop)
-    fit.reason = "; ".join(p for p in parts if p)
-    return fit
-
-
-def _extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task, run) -> dict:
-    """Add steps to each law x scheme whose order has not settled (module docstring):
-    ``dt/2`` below the finest step, or -- where the finest errors are at the round-off
-    floor -- ``2 dt`` above the coarsest.  Returns why each unsettled ladder stopped."""
-    start = time.perf_counter()
-    stops, open_ = {}, [(lw, s) for lw in laws for s in schemes]
-    added = dict.fromkeys(open_, 0)
-    while open_:
-        batch, cost, keys = [], 0.0, []
-        for lw, s in open_:
-            sel = [r for r in rows if r["law"] == lw and r["scheme"] == s]
-            dts = np.array([r["dt"] for r in sel])
-            err = np.array([r["error"] for r in sel])
-            if settled_fit(dts, err, tol, floors[lw]) is not None:
-                continue
-            ok = np.isfinite(err) & (err > floors[lw])
-            idx = np.argsort(dts[ok])[:4]
-            local = np.diff(np.log(err[ok][idx])) / np.diff(np.log(dts[ok][idx]))
-            if len(local) == 3 and np.ptp(local) > LADDER_WILD:
-                stops[(lw, s)] = (f"no step added: the local slopes of the finest steps ({', '.join(f'{x:.2f}' for x in local)}) "
-                                  f"spread by more than {LADDER_WILD:g}")
-                continue
-            if added[(lw, s)] >= LADDER_MAX_ADDED:
-                stops[(lw, s)] = (f"the order did not settle with {LADDER_MAX_ADDED} steps added to the ladder "
-                                  f"(down to dt = {dts.min():.3g})")
-                continue
-            fine = int(np.argmin(dts))
-            if np.isfinite(err[fine]) and err[fine] <= ROUNDOFF_BAND * floors[lw]:  # at the floor: go coarser
-                dt = 2.0 * float(dts.max())
-                if T / dt < LADDER_MIN_STEPS:
-                    stops[(lw, s)] = (f"the finest errors are at the round-off floor ({floors[lw]:.2g}) and no "
-                                      f"larger step is left (dt <= t_end/{LADDER_MIN_STEPS})")
-                    continue
-            else:
-                dt = 0.5 * float(dts.min())
-                n = math.ceil(T / dt - 1e-9)
-                if n > max_steps:
-                    stops[(lw, s)] = (f"the ladder was extended to dt = {dts.min():.3g}; budget reached: the "
-                                      f"next step needs {n} steps, more than max_steps = {max_steps}")
-                    continue
-            per_run = max(r["seconds"] for r in sel) * max(r["n_phases"] for r in sel)
-            cost += 2.0 * per_run
-            if time.perf_counter() - start + cost > budget:
-                stops[(lw, s)] = (f"the ladder was extended to dt = {dts.min():.3g}; budget reached: the next step "
-                                  f"would exceed ladder_seconds = {budget:g} s")
-                continue
-            batch.append(task(lw, s, dt))
-            keys.append((lw, s))
-            added[(lw, s)] += 1
-        if batch:
-            run(batch)
-        open_ = keys
-    return stops
 
