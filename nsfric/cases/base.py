@@ -383,8 +383,9 @@ def converge(case, law=None, schemes=("euler",), **options):
         Scheme names.
     **options
         ``dts``, ``variables``, ``times``, ``t_end``, ``params``, ``reference``,
-        ``fit_range``, ``tol``, ``jobs``, ``executor``, ``progress`` (see
-        :func:`nsfric.study.convergence.converge`).
+        ``fit_range``, ``tol``, ``jobs``, ``executor``, ``progress``, ``max_steps``,
+        ``max_seconds``, ``phases`` (grid phases of the switching events),
+        ``ladder_seconds`` (see :func:`nsfric.study.convergence.converge`).
 
     Returns
     -------

@@ -97,18 +97,20 @@ def cmd_converge(args):
         res = converge(case, laws, args.scheme, dts=args.dt, variables=args.var, times=args.time,
                        t_end=args.t_end, params=params, fit_range=fit_range, jobs=args.jobs,
                        progress=lambda d, t: _bar(d, t, label), max_steps=args.max_steps,
-                       max_seconds=args.max_seconds)
+                       max_seconds=args.max_seconds, phases=args.phases, ladder_seconds=args.ladder_seconds)
         paths = [os.path.join(args.out, os.path.relpath(p, stage)) for p in res.write(stage)]
     _progress("")
     w = max(len(f"{o['law']} {o['scheme']}") for o in res.orders())
-    print(f"{'law scheme':{w}s}  order     stderr  dt range            nominal")
+    print(f"{'law scheme':{w}s}  order     stderr  dt range            nominal  phases  max-phase order")
     for o in res.orders():
         head = f"{o['law'] + ' ' + o['scheme']:{w}s}  "
+        worst = "no order" if o["reason_max"] else f"{o['order_max']:.2f} ± {o['order_max_stderr']:.2g}"
+        tail = f"{o['nominal_order']!s:7s}  {o['n_phases']:6d}  {worst}"
         if o["reason"]:  # no order: say why, never a number
-            print(f"{head}{'no order':8s}  {'':6s}  {'':18s}  {o['nominal_order']}   {o['reason'][10:]}")
+            print(f"{head}{'no order':8s}  {'':6s}  {'':18s}  {tail}   {o['reason'][10:]}")
         else:
             print(f"{head}{o['order']:8.2f}  {o['order_stderr']:6.3f}  "
-                  f"{'[%.3g, %.3g]' % (o['dt_min'], o['dt_max']):18s}  {o['nominal_order']}")
+                  f"{'[%.3g, %.3g]' % (o['dt_min'], o['dt_max']):18s}  {tail}")
     for p in paths:
         print(p)
     return 0
@@ -144,7 +146,13 @@ def register(sub):
     s.add_argument("--scheme", action="append", required=True, choices=list(SCHEMES) + list(ALIASES), metavar="SCHEME",
                    help="scheme (repeatable): " + ", ".join(SCHEMES))
     s.add_argument("--dt", action="extend", nargs="+", type=_positive("--dt"),
-                   help="steps (default: t_end/(50 2^j), j = 0..6)")
+                   help="steps (default: t_end/(50 2^j), j = 0..6, extended by halving until the order "
+                        "settles, within --max-steps and --ladder-seconds)")
+    s.add_argument("--phases", type=_count("--phases", 1, 64), metavar="N",
+                   help="grid phases per step: runs started at j dt/N, errors averaged (and their maximum "
+                        "kept) over them (default: 8 where the reference has a switching event, else 1)")
+    s.add_argument("--ladder-seconds", type=_positive("--ladder-seconds"), metavar="S",
+                   help="wall-time budget of the default ladder's extension (default 60)")
     s.add_argument("--var", action="append", metavar="STATE", help="states compared (default: all)")
     s.add_argument("--time", action="append", type=_positive("--time"), metavar="T",
                    help="also report the error at the step nearest to T")
@@ -153,7 +161,8 @@ def register(sub):
     s.add_argument("--fit-range", nargs=2, type=_positive("--fit-range"), metavar=("DT_MIN", "DT_MAX"))
     s.add_argument("--jobs", type=_count("--jobs", lo=1), default=1)
     s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
-                   help="refuse a ladder whose smallest step needs more than N steps (default: only the memory limit)")
+                   help="refuse a ladder whose smallest step needs more than N steps (default: only the memory "
+                        "limit); the default ladder is extended up to N steps (default 204800)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
                    help="wall-time budget of each discrete run (default 600)")
     s.add_argument("--out", required=True, metavar="DIR")

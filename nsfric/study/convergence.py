@@ -13,9 +13,32 @@ discrete solution:
 * ``n_rhs`` (right-hand-side evaluations) and ``seconds`` (wall time of the
   integration): the work of the work-precision diagrams.
 
+**Grid phases.**  Where a switching event falls within a step sets the error of a
+nonsmooth problem: with the ladder's steps halving, the event's position in the step
+alternates, and the errors of one grid scatter around ``C dt^p`` (local slopes 1.7, 2.3,
+1.7, ... for Heun on the C-SDS plates).  Each step is therefore run from ``phases``
+starts ``tau_j = j dt / phases`` (the reference state there; :func:`~nsfric.study.runs.run_phases`):
+``error`` and the ``error_*`` columns are the means over the phases (the expected
+error of an event at a random position), ``error_max`` the largest, ``n_phases`` their
+number.  By default :data:`EVENT_PHASES` (8) where the reference has a switching event
+in ``(0, t_end)``, else 1 (a smooth problem: the error does not depend on the phase).
+
 The observed order is the least-squares slope of ``log error`` against ``log dt`` over
 the *asymptotic range* (given as ``(dt_min, dt_max)``, or the automatic small-step range),
-with its standard error, or "no order" and why (:mod:`nsfric.study.fit`).
+with its standard error, or "no order" and why (:mod:`nsfric.study.fit`); the order of
+the phase maxima (``order_max``) is reported beside it.
+
+**A ladder that reaches the asymptotic range.**  With the default ladder (no ``dts``
+and no ``fit_range`` given) a law x scheme whose order has not *settled*
+(:func:`~nsfric.study.fit.settled_fit`: local slopes within 0.1 of the fitted order over
+at least 4 steps, standard error <= 0.05) gets the next smaller step ``dt/2``, until it
+settles or the budget ends it (:mod:`nsfric.study.ladder`): three steps added (none where
+the finest three local slopes jump), the next step would need more than ``max_steps``
+steps (default 204800) or the extension would exceed ``ladder_seconds`` of wall time
+(default 60 s).  Where the finest errors are at the round-off
+floor, the ladder grows towards larger steps instead (down to ``t_end/8``).  The order
+is the settled one; otherwise the fit with the study's ``tol``, or "no order" with the
+reason (the local slopes' scatter over the whole ladder, the budget, the floor).
 """
 from __future__ import annotations
 
@@ -32,11 +55,16 @@ from ..solution import Solution
 from ..solvers.base import Problem
 from .execute import forks_workers, run_tasks
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
+from .ladder import LADDER_MAX_STEPS, LADDER_SECONDS, extend_ladder, ladder_order
 from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
-                   reference_for, run_one)
+                   reference_for, run_one, run_phases)
 
 #: errors below this (relative to the reference's scale) are treated as round-off
 ROUNDOFF = 1e-12
+#: grid phases of a problem whose reference has a switching event in the window
+EVENT_PHASES = 8
+#: most grid phases allowed
+MAX_PHASES = 64
 
 
 def default_ladder(t_end: float, levels: int = 7, n_min: int = 50) -> list:
@@ -72,6 +100,7 @@ class ConvergenceResult:
     variables: list
     times: list = field(default_factory=list)
     meta: dict = field(default_factory=dict)
+    fits_max: dict = field(default_factory=dict)
 
     ROW_COLUMNS = ("law", "scheme", "dt", "error", "n_rhs", "seconds")
     ORDER_COLUMNS = ("law", "scheme", "order", "order_stderr", "dt_min", "dt_max", "nominal_order")
@@ -94,6 +123,10 @@ class ConvergenceResult:
                  "damped_order": s.damped_order}
             if column != "error":
                 d["error_on"] = column
+            elif (law, scheme) in self.fits_max:  # the order of the maxima over the phases
+                fmax = self.fits_max[(law, scheme)]
+                d.update({"n_phases": self.meta.get("phases", {}).get(law, 1), "order_max": fmax.order,
+                          "order_max_stderr": fmax.stderr, "reason_max": fmax.reason})
             out.append(d)
         return out
 
@@ -122,7 +155,8 @@ class ConvergenceResult:
         return table_columns(self.rows, self.row_columns())
 
     def order_columns(self) -> dict:
-        return table_columns(self.orders(), list(self.ORDER_COLUMNS) + ["n_points", "damped_order", "reason"])
+        extra = ["n_phases", "order_max", "order_max_stderr", "reason_max"] if self.fits_max else []
+        return table_columns(self.orders(), list(self.ORDER_COLUMNS) + ["n_points", "damped_order", "reason"] + extra)
 
     def to_dataframe(self):
         """The rows as a pandas DataFrame (pandas is imported only here)."""
@@ -202,7 +236,7 @@ class ConvergenceResult:
 
 def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=None, variables=None, times=(), t_end=None,
              params=None, reference="auto", fit_range=None, tol=0.3, jobs=1, progress=None,
-             max_steps=None, max_seconds=None, executor=None):
+             max_steps=None, max_seconds=None, executor=None, phases=None, ladder_seconds=None):
     """Convergence study of ``schemes`` on ``case`` for one law or a list of laws.
 
     Parameters
@@ -210,7 +244,8 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     case : Problem, or a case object (a case *name* is resolved by :func:`nsfric.converge`)
     law : str or sequence of str (default: the case's default law; a Problem has its own)
     schemes : sequence of scheme names
-    dts : sequence of steps (default :func:`default_ladder`)
+    dts : sequence of steps (default :func:`default_ladder`, extended until the order
+        settles: module docstring)
     variables : states compared (default: all states)
     times : times at which the error is also reported
     t_end, params : end time and parameter overrides (params: a case only)
@@ -223,13 +258,20 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     progress : callable ``(done, total)``, optional
     max_steps : int, optional
         Refuse the study before any work when a step of the ladder needs more steps
-        (``BudgetError``); also the budget of every run.
+        (``BudgetError``); also the budget of every run, and the most steps of a step
+        the ladder adds by itself (default :data:`~nsfric.study.ladder.LADDER_MAX_STEPS`).
     max_seconds : float, optional
         Wall-time budget of each discrete run (``BudgetError`` once exceeded).
     executor : optional
         Where the runs go instead of ``jobs`` local processes: a
         :class:`concurrent.futures.Executor` or a Dask ``distributed.Client`` (the case
         and a given reference Solution are then pickled), one run per task.
+    phases : int in [1, 64], optional
+        Grid phases per step (module docstring; default: :data:`EVENT_PHASES` where the
+        reference has a switching event in ``(0, t_end)``, else 1).
+    ladder_seconds : float, optional
+        Wall-time budget of the ladder's extension (default
+        :data:`~nsfric.study.ladder.LADDER_SECONDS`).
 
     Returns
     -------
@@ -256,6 +298,7 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
         raise ValueError("no scheme given")
     t_end = None if t_end is None else positive(t_end, "t_end")
     T = float(T0 if t_end is None else t_end)
+    extend = dts is None and fit_range is None
     dts = default_ladder(T) if dts is None else numbers_1d(dts, "dts", 0.0, lo_open=True, unique=True)
     fit_range = None if fit_range is None else step_range(fit_range, "fit_range")
     tol = positive(tol, "tol")
@@ -270,6 +313,9 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
         bad = [v for v in variables if v not in models[lw].state_names]
         if bad:
             raise ValueError(f"unknown variable(s) {bad}; states of {lw!r}: {list(models[lw].state_names)}")
+    if phases is not None:
+        phases = integer(phases, "phases", 1, MAX_PHASES)
+    ladder_seconds = LADDER_SECONDS if ladder_seconds is None else positive(ladder_seconds, "ladder_seconds")
     if max_steps is not None:
         max_steps = integer(max_steps, "max_steps", 1)
         over = [x for x in dts if math.ceil(T / x - 1e-9) > max_steps]
@@ -285,32 +331,49 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     local = executor is None and (forks_workers() or not (jobs and jobs > 1))
     ref_case = local_token(case, "source") if local else case
     ref_given = local_token(reference, "reference") if local and isinstance(reference, Solution) else reference
-    tasks = [(ref_case, None if isinstance(case, Problem) else lw, s, dt, variables, times, t_end,
-              params, ref_given, max_steps, max_seconds) for lw in laws for s in schemes for dt in dts]
-    for tsk in tasks[::len(schemes) * len(dts)]:  # once per law, before any worker is forked
-        reference_for(ref_case, tsk[1], params, t_end, ref_given)
-    rows = [None] * len(tasks)
+    key_law = {lw: None if isinstance(case, Problem) else lw for lw in laws}
+    refs = {lw: reference_for(ref_case, key_law[lw], params, t_end, ref_given) for lw in laws}  # before any fork
+    n_phases = {lw: phases or (EVENT_PHASES if any(0.0 < e.t < T for e in refs[lw].events) else 1) for lw in laws}
+    floors = {lw: ROUNDOFF * (float(np.max(np.abs(refs[lw](np.linspace(0.0, T, 201))))) or 1.0) for lw in laws}
 
-    def collect(i, row):
-        rows[i] = row
-        if progress:
-            progress(sum(r is not None for r in rows), len(tasks))
+    def task(lw, s, dt):
+        return (ref_case, key_law[lw], s, dt, variables, times, t_end, params, ref_given, max_steps,
+                max_seconds, n_phases[lw])
 
-    # the sweep's executors: here, local processes (a dead worker retried) or any executor
-    run_tasks(_task, list(enumerate(tasks)), collect, executor, jobs if len(tasks) > 1 else 1, chunksize=1)
-    fits, floors = {}, {}
+    rows = []
+
+    def run(batch):
+        got = [None] * len(batch)
+        done0 = len(rows)
+
+        def collect(i, row):
+            got[i] = row
+            if progress:
+                progress(done0 + sum(r is not None for r in got), done0 + len(batch))
+
+        # the sweep's executors: here, local processes (a dead worker retried) or any executor
+        run_tasks(_task, list(enumerate(batch)), collect, executor, jobs if len(batch) > 1 else 1, chunksize=1)
+        rows.extend(got)
+
+    run([task(lw, s, dt) for lw in laws for s in schemes for dt in dts])
+    stops = extend_ladder(rows, laws, schemes, T, floors, tol, max_steps or LADDER_MAX_STEPS,
+                           ladder_seconds, task, run) if extend else {}
+    fits, fits_max = {}, {}
     for lw in laws:
-        ref = reference_for(ref_case, None if isinstance(case, Problem) else lw, params, t_end, ref_given)
-        scale = float(np.max(np.abs(ref(np.linspace(0.0, T, 201))))) or 1.0
-        floors[lw] = ROUNDOFF * scale
         for s in schemes:
             sel = [r for r in rows if r["law"] == lw and r["scheme"] == s]
-            fits[(lw, s)] = fit_order([r["dt"] for r in sel], [r["error"] for r in sel],
-                                      fit_range, tol, floor=floors[lw])
+            dt_s, err = [r["dt"] for r in sel], [r["error"] for r in sel]
+            fits[(lw, s)] = ladder_order(dt_s, err, fit_range, tol, floors[lw], extend, stops.get((lw, s), ""))
+            fits_max[(lw, s)] = fit_order(dt_s, [r["error_max"] for r in sel], fit_range, tol, floor=floors[lw])
+    rows.sort(key=lambda r: (laws.index(r["law"]), schemes.index(r["scheme"]), -r["dt"]))
     meta = {"laws": laws, "schemes": schemes, "dts": dts, "t_end": T, "params": dict(params or {}),
             "reference": reference if isinstance(reference, str) else f"given ({reference.solver})",
-            "fit_range": fit_range, "tol": tol, "floor": floors}
+            "fit_range": fit_range, "tol": tol, "floor": floors, "phases": n_phases,
+            "ladder": {"extended": extend, "max_steps": max_steps or LADDER_MAX_STEPS if extend else max_steps,
+                       "seconds": ladder_seconds if extend else None,
+                       "stops": {f"{lw}/{s}": why for (lw, s), why in stops.items()}}}
     meta["unit"] = getattr(case, "unit", "n.u.")
     if hasattr(case, "unit_of"):  # a case (a Problem knows no units)
         meta["units"] = {"dt": case.unit_of("t"), **{f"error_{v}": case.unit_of(v) for v in variables or ()}}
-    return ConvergenceResult(case.name or models[laws[0]].name, rows, fits, variables, times, meta)
+    return ConvergenceResult(case.name or models[laws[0]].name, rows, fits, variables, times, meta, fits_max)
+

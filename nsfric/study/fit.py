@@ -41,6 +41,10 @@ import numpy as np
 MAX_REL_STDERR = 0.1
 #: errors that stop decreasing within this factor of the round-off floor are round-off
 ROUNDOFF_BAND = 1e3
+#: an order is *settled* when the local slopes of its range lie within this of it ...
+SETTLED_TOL = 0.1
+#: ... and its standard error is at most this
+SETTLED_STDERR = 0.05
 
 
 @dataclass
@@ -199,3 +203,40 @@ def fit_order(dts, errors, fit_range=None, tol=0.3, min_points=4, floor=0.0,
                         True, f"no order: the local slopes from the finest step, {local}, agree within "
                               f"tol = {tol:g} over {b - a} steps only, at least {min_points} needed")
     return _judge(x[a:b], y[a:b], dts[idx[a:b]], min_points, min_order, True, what)
+
+
+def settled_fit(dts, errors, tol=0.3, floor=0.0, min_points=4) -> OrderFit | None:
+    """The order of ``errors`` when the data have settled on one, else ``None``.
+
+    Settled: over the automatic range chosen with the stricter tolerance
+    ``min(tol, SETTLED_TOL)`` (every local slope of the range within it of the fitted
+    order), at least ``min_points`` steps, a standard error of at most
+    :data:`SETTLED_STDERR`, and the finest local slope within half that tolerance of
+    the order (slopes that still drift towards the fine end are pre-asymptotic).  A ladder that has not settled is worth extending
+    (:func:`nsfric.study.convergence.converge`).
+    """
+    tol = min(tol, SETTLED_TOL)
+    fit = fit_order(dts, errors, None, tol, min_points, floor)
+    if not (fit.ok and fit.stderr <= SETTLED_STDERR):
+        return None
+    dts = np.asarray(dts, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    fine = [i for i in np.argsort(dts, kind="stable") if fit.dt_min <= dts[i] and np.isfinite(errors[i])][:2]
+    finest = math.log(errors[fine[1]] / errors[fine[0]]) / math.log(dts[fine[1]] / dts[fine[0]])
+    return fit if abs(finest - fit.order) <= tol / 2 else None
+
+
+def slope_scatter(dts, errors, floor=0.0) -> str:
+    """The local slopes over the whole ladder in words: ``"the local slopes over the
+    whole ladder (dt = a ... b) scatter +-x around m (from lo to hi)"``; empty with fewer
+    than two usable steps."""
+    dts = np.asarray(dts, dtype=float)
+    errors = np.asarray(errors, dtype=float)
+    idx = [i for i in np.argsort(dts, kind="stable") if np.isfinite(errors[i]) and errors[i] > floor]
+    if len(idx) < 3:
+        return ""
+    local = _local_slopes(np.log(dts[idx]), np.log(errors[idx]))
+    mid = 0.5 * (local.max() + local.min())
+    return (f"the local slopes over the whole ladder (dt = {dts[idx[0]]:.3g} ... {dts[idx[-1]]:.3g}) "
+            f"scatter \u00b1{0.5 * (local.max() - local.min()):.2f} around {mid:.2f} "
+            f"(from {local.min():.2f} to {local.max():.2f})")
