@@ -95,13 +95,9 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
                    help="run this code in-process over the steps --dt instead of reading --input")
-    if style not in adapter.STYLES:
-        raise UsageError(f"--style must be one of {sorted(adapter.STYLES)}, got {style!r}")
-    if case != adapter.CASE:
-        raise UsageError(f"--code {args.code} runs the case {adapter.CASE}, not {case!r}")
-    if not args.law and not args.convention and getattr(adapter.STYLES[style], "exact", "") is None:
-        raise UsageError(f"--style {style}: nsfric has no exact law of this style; give --law (the law to "
-                         "measure it against) or --convention")
+    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, "
+                   "gran/hertz/history, granular/NORMAL/TANGENTIAL, see nsfric.adapters.lammps_styles.STYLES; "
+                   "kratos: DEM_D_Linear_viscous_Coulomb)")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",
