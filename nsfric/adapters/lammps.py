@@ -55,7 +55,8 @@ from ..arguments import number, positive
 from .lammps_styles import INERTIA, STYLES, Style, from_lammps_granular, from_lammps_hertz, from_lammps_hooke, get_style
 
 __all__ = ["CASE", "STYLES", "Style", "available", "from_lammps_granular", "from_lammps_hertz", "from_lammps_hooke",
-           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner", "to_lammps_hooke"]
+           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner",
+           "shear_projection", "to_lammps_hooke", "verlet_scheme"]
 
 #: the case the adapter runs
 CASE = "oblique-impact"
@@ -289,6 +290,37 @@ def contact_forces(params: dict | None, dt: float, steps: int, style: str = "gra
     finally:
         lmp.close()
     return {k: np.array(v) for k, v in out.items()}
+
+
+def shear_projection(state_names) -> callable:
+    """``frame(u_old, u_new) -> n_old . n_new``: LAMMPS's projection of the shear history
+    onto the current tangent plane (``PairGranHookeHistory::compute``: ``shear -=
+    rsht*delx``) as the frame update of the case's scalar history.
+
+    LAMMPS keeps the shear as a vector of the lab frame; in planar motion the projection
+    leaves ``xi cos dtheta`` of the history ``xi`` along the old tangent, ``dtheta`` the
+    turn of the normal ``n = (r_2 - r_1)/|r_2 - r_1|`` between the states ``u_old`` and
+    ``u_new`` (arrays in ``state_names``).  The frame of
+    :class:`~nsfric.schemes.partitioned.VelocityVerletLammps` (:func:`verlet_scheme`).
+    """
+    names = list(state_names)
+    x1, y1, x2, y2 = (names.index(k) for k in ("x_1", "y_1", "x_2", "y_2"))
+
+    def frame(u_old, u_new):
+        a = np.array([u_old[x2] - u_old[x1], u_old[y2] - u_old[y1]])
+        b = np.array([u_new[x2] - u_new[x1], u_new[y2] - u_new[y1]])
+        return float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
+
+    return frame
+
+
+def verlet_scheme(state_names):
+    """The scheme ``velocity-verlet-lammps`` with LAMMPS's projection of the shear history
+    (:func:`shear_projection`), named ``velocity-verlet-lammps/projection``: LAMMPS's
+    ``fix nve/sphere`` + ``pair gran/hooke/history`` on the case's model, step for step."""
+    from ..schemes.partitioned import VelocityVerletLammps
+
+    return VelocityVerletLammps(frame=shear_projection(state_names), name="velocity-verlet-lammps/projection")
 
 
 def input_deck(params: dict | None, dt: float, style: str = "gran/hooke/history", damping: str | None = None,

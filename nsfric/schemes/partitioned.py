@@ -95,16 +95,25 @@ class VelocityVerletLammps(VelocityVerlet):
     velocities or positions of the model's split and resets it in the assignment that
     evaluates a constrained state (the drift from ``u_{1/2}``), so its stored ``xi``
     may lie beyond the cap and the reset sees the next step's half-step velocity.
-    Not here: LAMMPS's projection of the shear vector onto the new tangent plane (a
-    scalar history along the tangent turns with the normal exactly; LAMMPS's
-    lab-frame vector loses ``xi (1 - cos dtheta)`` per step, ``dtheta`` the turn of the
-    normal in the step, ``O(dt^2)`` per step) and its zero force when the history is
-    exactly zero and the dashpot alone exceeds the cap (``shrmag == 0``).
+    ``frame``, optional: ``frame(u_old, u_new) -> factor``, the history's frame update
+    before the increment, ``xi_n <- factor xi_n`` -- LAMMPS's projection of its
+    lab-frame shear vector onto the new tangent plane is ``cos dtheta`` in planar motion
+    (``dtheta`` the turn of the normal in the step;
+    :func:`nsfric.adapters.lammps.shear_projection`).  The registered scheme has none:
+    the scalar history of a model turns with its normal exactly, and the projection's
+    ``xi dtheta^2/2`` per step vanishes as ``dt -> 0``.  Not copied: LAMMPS's zero
+    tangential force when the history is exactly zero and the dashpot alone exceeds the
+    cap (``shrmag == 0``).
     """
 
     name = "velocity-verlet-lammps"
     reference = ("LAMMPS fix nve/sphere + pair gran/hooke/history (github.com/lammps/lammps, "
                  "src/GRANULAR/pair_gran_hooke_history.cpp, PairGranHookeHistory::compute)")
+
+    def __init__(self, frame=None, name=None):
+        self.frame = frame
+        if name is not None:
+            self.name = name
 
     @staticmethod
     def _parts(field):
@@ -127,6 +136,8 @@ class VelocityVerletLammps(VelocityVerlet):
         u_drift = np.array(u_half, dtype=float)
         u_drift[Q] += h * field.trial(u_half).k[Q]
         if len(H):
+            if self.frame is not None:
+                u_drift[H] *= self.frame(u, u_drift)
             u_drift[H] += h * field.trial(u_drift).k[H]
         ev = field.f(u_drift)
         u_drift = field.return_map(u_drift, ev)
