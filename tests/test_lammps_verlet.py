@@ -132,3 +132,11 @@ def test_real_lammps_sticking_step_by_step():
     errs = worst(*both(0.1, "velocity-verlet-lammps"))
     assert 1e-12 < max(errs.values()) < 1e-9, errs
     assert worst(*both(0.1, "velocity-verlet"))["xi"] > 1e-3
+
+
+def test_without_a_reset_it_is_velocity_verlet():
+    """A law without a constrained sliding mode (the C-SDS) has no history to cap: the
+    scheme is ``velocity-verlet``, bit for bit."""
+    a = nsfric.simulate("sliding-plates", law="c-sds", scheme="velocity-verlet-lammps", dt=0.1, t_end=10.0)
+    b = nsfric.simulate("sliding-plates", law="c-sds", scheme="velocity-verlet", dt=0.1, t_end=10.0)
+    assert np.array_equal(a.y, b.y) and list(a.modes) == list(b.modes)
