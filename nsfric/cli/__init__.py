@@ -281,6 +281,10 @@ def build_parser():
                 epilog="examples: nsfric list | nsfric run sliding-plates | nsfric reference dry-oscillator "
                 "--out osc.csv | nsfric COMMAND --help")
     p.add_argument("--version", action="version", version=f"nsfric {__version__}")
+    p.add_argument("--plugin", action="append", metavar="MODULE",
+                   help="import this Python module before the command runs (repeatable; anywhere on the "
+                        "line): a module that registers schemes, cases, laws or conventions, e.g. with "
+                        "nsfric.register_scheme")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     s = sub.add_parser("list", help="list cases, laws, solvers and schemes; with CASE, that case's laws, "
@@ -425,6 +429,37 @@ def main(argv=None) -> int:
         return 130
 
 
+def load_plugins(argv: list) -> list:
+    """Import the module of every ``--plugin MODULE`` (or ``--plugin=MODULE``) of
+    ``argv`` before ``--``, in order, and return ``argv`` without them: the modules
+    register their schemes, cases, laws or conventions before the parser offers the
+    names.  A module that does not import is a :class:`UsageError` naming it."""
+    import importlib
+
+    rest, modules, i = [], [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest.extend(argv[i:])
+            break
+        if a == "--plugin" or a.startswith("--plugin="):
+            name = a.partition("=")[2] if "=" in a else (argv[i + 1] if i + 1 < len(argv) else "")
+            i += 1 if "=" in a else 2
+            if not name or name.startswith("-"):
+                raise UsageError("--plugin needs a MODULE: an importable Python module (on PYTHONPATH)")
+            modules.append(name)
+            continue
+        rest.append(a)
+        i += 1
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as e:  # noqa: BLE001 - any failure of a user's module is one line
+            msg = str(e).splitlines()[0] if str(e) else ""
+            raise UsageError(f"--plugin {name!r} does not import: {type(e).__name__}: {msg}") from None
+    return rest
+
+
 def _run(argv) -> int:
     """Parse and run one command.  Library warnings are recorded, never printed raw (a
     command writes the relevant ones into its sidecar); a plug-in that failed to load is
@@ -437,6 +472,7 @@ def _run(argv) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
+            argv = load_plugins(sys.argv[1:] if argv is None else list(argv))
             args = build_parser().parse_args(argv)
             set_progress(getattr(args, "progress", None))
             return args.func(args)

@@ -95,9 +95,9 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
                    help="run this code in-process over the steps --dt instead of reading --input")
-    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, gran/hertz/history, "
-                        "granular/NORMAL/TANGENTIAL, see nsfric.adapters.lammps_styles.STYLES; kratos: "
-                        "DEM_D_Linear_viscous_Coulomb)")
+    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, "
+                   "gran/hertz/history, granular/NORMAL/TANGENTIAL, see nsfric.adapters.lammps_styles.STYLES; "
+                   "kratos: DEM_D_Linear_viscous_Coulomb)")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",

@@ -224,6 +224,33 @@ class DiscreteField:
             return Eval(self.c.rhs[mode](proj, self.p), mode, proj)
         return Eval(self.c.rhs[mode](u, self.p), mode, None)
 
+    def trial(self, u) -> Eval:
+        """The trial (elastic predictor) rates at ``u``: the rates of the region a
+        constrained sliding mode borders, at ``u`` itself (not projected), so the
+        algebraic state (the D-SDS ``xi``) is integrated as in its sticking region --
+        LAMMPS's ``shear += vtr dt`` before the cap.  In a region: :meth:`f`."""
+        mode = self.mode(u)
+        if mode in self.c.constrained:
+            mode = self._neighbour_region(mode)
+        self.n_rhs += 1
+        return Eval(self.c.rhs[mode](u, self.p), mode, None)
+
+    def histories(self) -> list:
+        """Indices of the algebraic states of the constrained sliding modes (the D-SDS
+        ``xi``): the states a constrained mode resets."""
+        return sorted({self.c.alg[s] for s in self.c.constrained})
+
+    def return_map(self, u, ev: Eval):
+        """``u`` with the algebraic state of ``ev``'s constrained mode set from the
+        projected evaluation state ``ev.proj`` (the cap's history reset); ``u`` itself
+        when ``ev`` is no constrained evaluation."""
+        if ev.proj is None:
+            return u
+        u = np.array(u, dtype=float)
+        a = self.c.alg[ev.mode]
+        u[a] = ev.proj[a]
+        return u
+
     def apply(self, base, hc, ev: Eval, comps=None):
         """``u_new = base + hc * ev.k`` (only ``comps`` if given; the others copied from
         ``base``), then the adjustment: on a constrained mode the algebraic state of
@@ -380,6 +407,17 @@ class RateField:
         ev = self.f(u_eval)
         u_new, adj = self.apply(base, hc, ev, comps)
         return u_new, ev, adj
+
+    def trial(self, u) -> Eval:
+        """The rates at ``u`` (a field without adjustments has no separate predictor)."""
+        return self.f(u)
+
+    def histories(self) -> list:
+        """No state is reset by this field."""
+        return []
+
+    def return_map(self, u, ev):
+        return u
 
 
 class FrozenField(RateField):
