@@ -52,7 +52,8 @@ def test_docs_build_with_warnings_as_errors(tmp_path):
 
 def test_no_internal_labels_in_the_docs():
     """Pages speak to users: no issue numbers or branch names (they mean nothing outside)."""
-    pages = [*Path(ROOT, "docs").glob("*.md"), Path(ROOT, "README.md"), *Path(ROOT, "examples").glob("*.py")]
+    pages = [*Path(ROOT, "docs").glob("*.md"), Path(ROOT, "README.md"), Path(ROOT, "CHANGELOG.md"),
+             *Path(ROOT, "examples").glob("*.py")]
     found = [(p.name, m.group(0)) for p in pages
              for m in re.finditer(r"(?i)\bissue\s*#?\d+|\bw\d+-[a-z]+\b", p.read_text())]
     assert found == []
