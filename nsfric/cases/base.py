@@ -314,13 +314,19 @@ class Case:
         model = self.model(self.default_law)
         panels = list(model.state_names) + [q for q in ("F", "F_n") if q in model.output_names]
         fig, axes = figure(len(panels), 1, sharex=True)
+        # one colour and line style per law in every panel (laws may differ in their states,
+        # so a panel's own colour cycle would give one law different colours), one legend
+        style = {law: {"color": f"C{i % 10}", "ls": ("-", "--", ":")[i // 10 % 3]}
+                 for i, law in enumerate(sols)}
+        lines = {}
         for ax, q in zip(axes[:, 0], panels):
             for law, sol in sols.items():
-                if q in sol.state_names or q in sol.output_names:  # laws may differ in their states
-                    ax.plot(sol.t, sol[q], label=law)
+                if q in sol.state_names or q in sol.output_names:
+                    lines[law], = ax.plot(sol.t, sol[q], lw=1.2, **style[law])
             ax.set_ylabel(f"{q} [{self.unit_of(q)}]")
         axes[-1, 0].set_xlabel(f"t [{self.unit_of('t')}]")
-        axes[0, 0].legend()
+        axes[-1, 0].legend([lines[law] for law in sols if law in lines], [law for law in sols if law in lines],
+                           loc="upper center", ncol=2, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.3))
         axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
         written.append(save(fig, os.path.join(out_dir, "reference.png")))
         return {"written": written}
