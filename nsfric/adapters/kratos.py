@@ -52,6 +52,7 @@ import numpy as np
 
 from ..arguments import number, positive
 from ..conventions import Convention
+from ._runner import impact_runner
 
 #: the case the adapter runs, and the case law Kratos's linear viscous Coulomb law discretises
 CASE = "sphere-wall"
@@ -348,13 +349,4 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
 def runner(style: str = "DEM_D_Linear_viscous_Coulomb"):
     """``(dt, params) -> observables``: :func:`run_sphere_wall` with ``style``, the callable
     :func:`nsfric.verify` takes."""
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
-
-    def run(dt, params=None):
-        # verify hands a runner the reference's end time too; Kratos runs to separation
-        out = run_sphere_wall({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style)
-        return {k: out[k] for k in _case().observable_names if k in out}
-
-    run.style, run.case, run.law = style, CASE, STYLES[style]
-    return run
+    return impact_runner(run_sphere_wall, style, STYLES, CASE)

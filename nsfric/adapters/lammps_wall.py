@@ -31,6 +31,7 @@ import time
 import numpy as np
 
 from .lammps import INERTIA, _lammps
+from ._runner import impact_runner
 
 #: the case the adapter runs
 CASE = "sphere-wall"
@@ -123,12 +124,4 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "granular") -> 
 def runner(style: str = "granular"):
     """``(dt, params) -> observables``: :func:`run_sphere_wall` with ``style``, the callable
     :func:`nsfric.verify` takes."""
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
-
-    def run(dt, params=None):
-        out = run_sphere_wall({k: v for k, v in (params or {}).items() if k != "t_end"}, dt, style)
-        return {k: out[k] for k in _case().observable_names if k in out}
-
-    run.style, run.case, run.law = style, CASE, STYLES[style]
-    return run
+    return impact_runner(run_sphere_wall, style, STYLES, CASE)
