@@ -35,9 +35,14 @@ def run_summary(case, out: str, paths) -> list:
     if found == []:
         lines.append("verdicts: none declared for this case")
     elif found:
+        from ..cases.verdicts import STATUSES, claims, inputs, merge_claims
+
+        n_inputs = len(inputs(found))
+        found = merge_claims(claims(found))
         counts = collections.Counter(v["status"] for v in found)
-        lines.append(f"verdicts: {len(found)} published quantities: "
-                     + ", ".join(f"{counts[s]} {s}" for s in ("match", "differs", "not reproduced") if counts[s]))
+        lines.append(f"verdicts: {len(found)} paper claims: "
+                     + ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
+                     + (f" (and {n_inputs} inputs from the paper read back)" if n_inputs else ""))
         off = [v for v in found if v["status"] != "match"]
         for v in off[:NAMED]:
             lines.append(f"  {v['status']}: {v.get('quantity', '')} ({v.get('source', '')} {v.get('place', '')})".rstrip())

@@ -11,13 +11,14 @@ from __future__ import annotations
 import os
 import time
 
+from ..cases.verdicts import KEYS, merge_claims
 from ..io import json_text, versions, write_text
 from . import cache
 from .page import checks_html, page
 from .papers import paper_of
 
-#: the keys of every verdict in verdicts.json
-VERDICT_KEYS = ("case", "quantity", "paper", "nsfric", "status", "note", "source", "place", "difference")
+#: the keys of every verdict in verdicts.json (:data:`nsfric.cases.verdicts.KEYS`)
+VERDICT_KEYS = KEYS
 
 
 def _files(folder: str) -> list:
@@ -87,6 +88,7 @@ def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, f
         run = run_case(case, sub, force, progress)
         runs.append(run)
         verdicts += [{k: v.get(k) for k in VERDICT_KEYS} for v in case.verdicts(sub)]
+    verdicts = merge_claims(verdicts)  # one verdict per claim, its cases listed
     checks_part = checks_html(_checks(force, progress)) if checks else ""
     write_text(os.path.join(out_dir, "verdicts.json"), json_text(verdicts))
     ver = ", ".join(f"{k} {v}" for k, v in versions().items())

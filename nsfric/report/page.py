@@ -7,12 +7,14 @@ import html
 import math
 import os
 
+from ..cases.verdicts import claims, inputs
 from .papers import papers
 
-STATUS_CLASS = {"match": "match", "differs": "differs", "not reproduced": "missing"}
+STATUS_CLASS = {"match": "match", "differs": "differs", "depends on reading": "reading",
+                "not reproduced": "missing"}
 
 STYLE = """
-body { font-family: sans-serif; max-width: 1100px; margin: 2em auto; padding: 0 1em; line-height: 1.4; }
+body { font-family: sans-serif; max-width: 1400px; margin: 2em auto; padding: 0 1em; line-height: 1.4; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 /* figures use the whole window width (up to their natural size): the legends of the
    three-panel figures stay readable */
@@ -20,10 +22,17 @@ figure { width: 96vw; position: relative; left: 50%; transform: translateX(-50%)
          text-align: center; }
 figcaption { font-size: 0.95em; color: #333; max-width: 1100px; margin: 0.3em auto; text-align: left; }
 table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; width: 100%; }
+/* the verdict tables fit the page: fixed column widths, long values wrap */
+table.verdicts { table-layout: fixed; }
+table.verdicts td { overflow-wrap: anywhere; }
 td, th { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
 tr.match td.status { background: #dfd; } tr.differs td.status { background: #fed; }
+tr.reading td.status { background: #ffc; }
 tr.missing td.status { background: #eee; } tr.fail td { background: #fdd; }
-td.num { font-family: monospace; white-space: nowrap; }
+td.num { font-family: monospace; }
+td.status { font-weight: bold; }
+ul.readings { margin: 0.3em 0 0 0; padding-left: 1.2em; }
+small.id { color: #666; font-family: monospace; }
 .claims { background: #f6f6fa; padding: 0.6em 1em; border-left: 4px solid #88a; }
 """
 
@@ -50,22 +59,56 @@ def fmt(v, depth=0) -> str:
     return str(v)
 
 
+def _readings(v) -> str:
+    if not v.get("readings"):
+        return ""
+    items = "".join(f"<li><strong>{esc(r['status'])}</strong> under <em>{esc(r['name'])}</em>"
+                    f"{' (' + esc(r['meaning']) + ')' if r.get('meaning') and r['meaning'] != v['quantity'] else ''}:"
+                    f" {esc(fmt(r['value']))}{' &mdash; ' + esc(r['note']) if r.get('note') else ''}</li>"
+                    for r in v["readings"])
+    return f"<ul class='readings'>{items}</ul>"
+
+
+def _paper(v) -> str:
+    if v.get("paper_kind") == "formula":
+        return f"{esc(fmt(v['paper']))} <small>(the paper's formula, evaluated by nsfric)</small>"
+    return esc(fmt(v["paper"]))
+
+
+COLUMNS = ("<colgroup><col style='width:22%'><col style='width:17%'><col style='width:13%'>"
+           "<col style='width:9%'><col style='width:9%'><col style='width:30%'></colgroup>")
+
+
 def verdict_table(verdicts) -> str:
+    """One row per claim: where and what, the paper's value, nsfric's, the difference, the
+    status and the note with the readings under which the claim was tried."""
     rows = []
     for v in verdicts:
+        cases = v.get("cases") or [v["case"]]
         rows.append(
-            f"<tr class='{STATUS_CLASS[v['status']]}'><td>{esc(v['case'])}</td><td>{esc(v['place'])}</td>"
-            f"<td>{esc(v['quantity'])}</td><td class='num'>{esc(fmt(v['paper']))}</td>"
-            f"<td class='num'>{esc(fmt(v['nsfric']))}</td><td class='num'>{esc(fmt(v['difference']))}</td>"
-            f"<td class='status'>{esc(v['status'])}</td><td>{esc(v['note'])}</td></tr>")
-    return ("<table><thead><tr><th>case</th><th>place</th><th>quantity</th><th>paper</th>"
-            "<th>nsfric</th><th>difference</th><th>status</th><th>note</th></tr></thead><tbody>"
+            f"<tr class='{STATUS_CLASS[v['status']]}'><td>{esc(v['place'])}: {esc(v['quantity'])}<br>"
+            f"<small class='id'>{esc(v.get('id') or '')} &middot; {esc(', '.join(cases))}</small></td>"
+            f"<td>{_paper(v)}</td><td class='num'>{esc(fmt(v['nsfric']))}</td>"
+            f"<td class='num'>{esc(fmt(v['difference']))}</td>"
+            f"<td class='status'>{esc(v['status'])}</td><td>{esc(v['note'])}{_readings(v)}</td></tr>")
+    return ("<table class='verdicts'>" + COLUMNS + "<thead><tr><th>claim (place, cases)</th><th>paper</th>"
+            "<th>nsfric</th><th>difference</th><th>status</th><th>note, readings</th></tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
 
 
+def input_table(items) -> str:
+    """The paper's inputs read back from the outputs: not verdicts."""
+    rows = "".join(f"<tr><td>{esc(v['place'])}</td><td>{esc(v['quantity'])}</td><td class='num'>{esc(fmt(v['paper']))}"
+                   f"</td><td class='num'>{esc(fmt(v['nsfric']))}</td><td>{esc(v['case'])}</td></tr>" for v in items)
+    return ("<details><summary>Inputs taken from the paper and read back from the outputs "
+            f"({len(items)}; not counted as verdicts)</summary><table><thead><tr><th>place</th><th>input</th>"
+            "<th>paper</th><th>read back</th><th>case</th></tr></thead><tbody>" + rows + "</tbody></table></details>")
+
+
 def counts(verdicts) -> dict:
+    """The number of claims (inputs left out) per status."""
     out = {s: 0 for s in STATUS_CLASS}
-    for v in verdicts:
+    for v in claims(verdicts):
         out[v["status"]] += 1
     return out
 
@@ -111,21 +154,24 @@ def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
         c = counts(mine)
         anchor = f"paper-{len(sections)}"
         title = known[key]["title"] if key in known else "Other cases"
-        summary.append(f"<tr><td><a href='#{anchor}'>{esc(title)}</a></td><td>{c['match']}</td>"
-                       f"<td>{c['differs']}</td><td>{c['not reproduced']}</td></tr>")
+        summary.append(f"<tr><td><a href='#{anchor}'>{esc(title)}</a></td>"
+                       + "".join(f"<td>{c[st]}</td>" for st in STATUS_CLASS) + "</tr>")
         part = [f"<h2 id='{anchor}'>{esc(title)}</h2>"]
         if key in known:
             part.append(f"<p class='claims'><strong>What the paper claims.</strong> {esc(known[key]['claims'])}</p>")
-        if mine:
-            part.append(f"<p>Verdicts: {c['match']} match, {c['differs']} differ, "
-                        f"{c['not reproduced']} not reproduced.</p>" + verdict_table(mine))
+        if claims(mine):
+            part.append(f"<p>Verdicts (one per claim): {c['match']} match, {c['differs']} differ, "
+                        f"{c['depends on reading']} depend on the reading, "
+                        f"{c['not reproduced']} not reproduced.</p>" + verdict_table(claims(mine)))
+        if inputs(mine):
+            part.append(input_table(inputs(mine)))
         for run in by_paper[key]:
             block, unc = case_block(run, out_dir)
             part.append(block)
             uncaptioned += unc
         sections.append("\n".join(part))
     order = list(known)
-    missing = sorted((v for v in verdicts if v["status"] != "match"),
+    missing = sorted((v for v in claims(verdicts) if v["status"] != "match"),
                      key=lambda v: order.index(v["source"]) if v["source"] in order else len(order))
     todo = "".join(f"<li><strong>{esc(v['status'])}</strong>: {esc(v['source'])}, {esc(v['place'])}: "
                    f"{esc(v['quantity'])} &mdash; {esc(v['note'])}</li>" for v in missing)
@@ -139,12 +185,11 @@ def page(runs, verdicts, out_dir, checks_html="", versions="") -> str:
 schemes measured against them. Each verdict compares a published quantity with nsfric's value,
 computed from the case's outputs (<a href="verdicts.json">verdicts.json</a>).
 Versions: {esc(versions)}.</p>
-<table><thead><tr><th>paper</th><th>match</th><th>differs</th><th>not reproduced</th></tr></thead>
-<tbody>{''.join(summary)}<tr><td>all</td><td>{total['match']}</td><td>{total['differs']}</td>
-<td>{total['not reproduced']}</td></tr></tbody></table>
+<table><thead><tr><th>paper</th>{''.join(f"<th>{esc(st)}</th>" for st in STATUS_CLASS)}</tr></thead>
+<tbody>{''.join(summary)}<tr><td>all</td>{''.join(f"<td>{total[st]}</td>" for st in STATUS_CLASS)}</tr></tbody></table>
 <p><a href="#not-reproduced">What differs or is not reproduced yet</a>{' &middot; <a href="#checks">symbolic checks</a>' if checks_html else ''}</p>
 {''.join(sections)}
-<h2 id="not-reproduced">What differs or is not reproduced yet</h2>
+<h2 id="not-reproduced">What differs, depends on a reading or is not reproduced yet</h2>
 <ul>{todo or '<li>nothing</li>'}</ul>
 {checks_html}
 </body></html>

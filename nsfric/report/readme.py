@@ -24,18 +24,24 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def table(verdicts) -> str:
     """Markdown table: per paper its cases and the counts of each status."""
-    lines = ["| paper | cases | match | differs | not reproduced |", "| --- | --- | --- | --- | --- |"]
+    from ..cases.verdicts import claims, merge_claims
+
+    verdicts = merge_claims(claims(verdicts))
+    lines = ["| paper | cases | match | differs | depends on reading | not reproduced |",
+             "| --- | --- | --- | --- | --- | --- |"]
     known = papers()
     sources = [k for k in known if any(v["source"] == k for v in verdicts)]
     sources += sorted({v["source"] for v in verdicts} - set(sources))
     for key in sources:
         mine = [v for v in verdicts if v["source"] == key]
         c = counts(mine)
-        cases = ", ".join(dict.fromkeys(f"`{v['case']}`" for v in mine))
+        cases = ", ".join(dict.fromkeys(f"`{c}`" for v in mine for c in (v.get("cases") or [v["case"]])))
         title = known[key]["title"] if key in known else key
-        lines.append(f"| {title} | {cases} | {c['match']} | {c['differs']} | {c['not reproduced']} |")
+        lines.append(f"| {title} | {cases} | {c['match']} | {c['differs']} | {c['depends on reading']} "
+                     f"| {c['not reproduced']} |")
     c = counts(verdicts)
-    lines.append(f"| **all** | | **{c['match']}** | **{c['differs']}** | **{c['not reproduced']}** |")
+    lines.append(f"| **all** | | **{c['match']}** | **{c['differs']}** | **{c['depends on reading']}** "
+                 f"| **{c['not reproduced']}** |")
     return "\n".join(lines) + "\n"
 
 
