@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .plugins import GROUPS, LazyRegistry
+from .plugins import GROUPS, LazyRegistry, named_adder, register_named
 
 
 @dataclass(frozen=True)
@@ -46,25 +46,14 @@ class Convention:
     doc: str = ""
 
 
-def _add(name, obj, registry):
-    if not isinstance(obj, Convention):
-        raise TypeError(f"{obj!r} is not an nsfric.conventions.Convention")
-    if obj.name != name:
-        raise ValueError(f"the entry point is named {name!r} but the convention {obj.name!r}")
-    registry[name] = obj
-
-
 #: name -> :class:`Convention` (registered here, completed by the entry-point group
 #: ``nsfric.conventions``)
-CONVENTIONS: dict = LazyRegistry(GROUPS["conventions"], _add)
+CONVENTIONS: dict = LazyRegistry(GROUPS["conventions"], named_adder(Convention, "convention"))
 
 
 def register_convention(convention: Convention) -> Convention:
     """Add ``convention`` to :data:`CONVENTIONS` under its name; returns it."""
-    if not isinstance(convention, Convention):
-        raise TypeError(f"register_convention takes a Convention, got {convention!r}")
-    CONVENTIONS[convention.name] = convention
-    return convention
+    return register_named(CONVENTIONS, convention, Convention, "register_convention")
 
 
 def get_convention(name: str) -> Convention:

@@ -218,6 +218,29 @@ class Paper:
         return f"Paper({self.key!r}, cases={self.cases})"
 
 
+def named_adder(cls, what: str):
+    """The ``register`` hook of a :class:`LazyRegistry` of ``cls`` instances known by their
+    ``name``: TypeError for another object, ValueError when the entry point's name is not
+    the object's (``what``: the kind's word in the message, e.g. ``"study"``)."""
+    def add(name, obj, registry):
+        if not isinstance(obj, cls):
+            raise TypeError(f"{obj!r} is not an {cls.__module__}.{cls.__qualname__}")
+        if obj.name != name:
+            raise ValueError(f"the entry point is named {name!r} but the {what} {obj.name!r}")
+        registry[name] = obj
+    return add
+
+
+def register_named(registry, obj, cls, function: str):
+    """Add the ``cls`` instance ``obj`` to ``registry`` under its name (the body of
+    ``register_study``, ``register_convention``; ``function`` names the caller in the
+    TypeError); returns ``obj``."""
+    if not isinstance(obj, cls):
+        raise TypeError(f"{function} takes a {cls.__name__}, got {obj!r}")
+    registry[obj.name] = obj
+    return obj
+
+
 def _add_paper(name, obj, registry):
     if not isinstance(obj, Paper):
         raise TypeError(f"{obj!r} is not an nsfric.plugins.Paper")

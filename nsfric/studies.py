@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from .plugins import GROUPS, LazyRegistry
+from .plugins import GROUPS, LazyRegistry, named_adder, register_named
 
 
 @dataclass(frozen=True)
@@ -47,24 +47,13 @@ class Study:
         return getattr(importlib.import_module(module), func)(out_dir, progress=progress, params=params or {})
 
 
-def _add(name, obj, registry):
-    if not isinstance(obj, Study):
-        raise TypeError(f"{obj!r} is not an nsfric.studies.Study")
-    if obj.name != name:
-        raise ValueError(f"the entry point is named {name!r} but the study {obj.name!r}")
-    registry[name] = obj
-
-
 #: name -> :class:`Study` (completed by the entry-point group ``nsfric.studies``)
-STUDIES: dict = LazyRegistry(GROUPS["studies"], _add)
+STUDIES: dict = LazyRegistry(GROUPS["studies"], named_adder(Study, "study"))
 
 
 def register_study(study: Study) -> Study:
     """Add ``study`` to :data:`STUDIES` under its name; returns it."""
-    if not isinstance(study, Study):
-        raise TypeError(f"register_study takes a Study, got {study!r}")
-    STUDIES[study.name] = study
-    return study
+    return register_named(STUDIES, study, Study, "register_study")
 
 
 def find_study(name: str):
