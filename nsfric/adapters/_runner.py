@@ -1,5 +1,50 @@
-"""The callable an adapter hands :func:`nsfric.verify`: ``(dt, params) -> observables``."""
+"""What the impact adapters share: the set-up of one run (:func:`impact_setup`) and the
+callable an adapter hands :func:`nsfric.verify`, ``(dt, params) -> observables``
+(:func:`impact_runner`)."""
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ImpactSetup:
+    """One run of an adapter on an impact case: the case, the law the code's style
+    discretises, the bound parameter values, the contact duration ``t_n`` of the law's
+    normal part and the step budget ``max_steps`` (four contact durations)."""
+
+    case: object
+    law: str
+    values: dict
+    t_n: float
+    max_steps: int
+    dt: float
+
+
+def impact_setup(case_name: str, styles: dict, style: str, dt, params) -> ImpactSetup:
+    """Check ``style`` and ``dt`` and bind ``params`` on the case ``case_name`` (the key
+    ``arm_overlap`` is dropped: the code's own lever arm applies).
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``style`` (listing the known ones), ``dt`` not > 0 or not below the
+        contact duration, or a parameter out of its range (named by ``Case.bind``).
+    """
+    from ..arguments import positive
+    from ..cases import get_case
+
+    if style not in styles:
+        raise ValueError(f"style must be one of {sorted(styles)}, got {style!r}")
+    dt = positive(dt, "dt")
+    case = get_case(case_name)
+    law = styles[style]
+    case.numeric_model(law)
+    values = case.bind(law, {k: v for k, v in (params or {}).items() if k != "arm_overlap"})
+    t_n = case.contact_t_end(law, values) / 2
+    if dt >= t_n:
+        raise ValueError(f"dt must be below the contact duration t_n = {t_n:.4g} s, got {dt:g}")
+    return ImpactSetup(case, law, values, t_n, int(math.ceil(4 * t_n / dt)), dt)
 
 
 def impact_runner(run, style: str, styles: dict, case: str):

@@ -52,7 +52,7 @@ import numpy as np
 
 from ..arguments import number, positive
 from ..conventions import Convention
-from ._runner import impact_runner
+from ._runner import impact_runner, impact_setup
 
 #: the case the adapter runs, and the case law Kratos's linear viscous Coulomb law discretises
 CASE = "sphere-wall"
@@ -248,12 +248,6 @@ def _parameters(dt, final_time) -> dict:
                                 "material_import_settings": {"materials_filename": "Materials.json"}}}
 
 
-def _case():
-    from ..cases import get_case
-
-    return get_case(CASE)
-
-
 def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_viscous_Coulomb") -> dict:
     """The case's observables of one Kratos DEM run of the sphere-wall impact.
 
@@ -275,18 +269,9 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
         ``omega_f``, ``t_n``, ``E_kin_before``, ``E_kin_after``), ``steps`` and the run's
         wall time ``seconds``.
     """
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
-    dt = positive(dt, "dt")
-    case = _case()
-    law = STYLES[style]
-    case.numeric_model(law)
-    values = case.bind(law, {k: v for k, v in (params or {}).items() if k != "arm_overlap"})
+    setup = impact_setup(CASE, STYLES, style, dt, params)
+    case, values, dt, max_steps = setup.case, setup.values, setup.dt, setup.max_steps
     material = to_kratos_linear(values)
-    t_n_est = case.contact_t_end(law, values) / 2
-    if dt >= t_n_est:
-        raise ValueError(f"dt must be below the contact duration t_n = {t_n_est:.4g} s, got {dt:g}")
-    max_steps = int(math.ceil(4 * t_n_est / dt))
     K, Stage = _kratos()
     R, vn = values["R"], values["v_n"]
     vx0 = values["psi_i"] * vn - R * values["omega_i"]
@@ -325,7 +310,7 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
     start = time.perf_counter()
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="nsfric-kratos-") as folder, _quiet() as log:
-        _files(folder, material, L=max(50 * R, 100 * vn * t_n_est * (1 + abs(values["psi_i"]))))
+        _files(folder, material, L=max(50 * R, 100 * vn * setup.t_n * (1 + abs(values["psi_i"]))))
         try:
             os.chdir(folder)  # Kratos writes its bookkeeping files beside its input
             SphereWallStage(K.Model(), K.Parameters(json.dumps(_parameters(dt, max_steps * dt)))).Run()

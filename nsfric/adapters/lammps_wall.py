@@ -31,18 +31,12 @@ import time
 import numpy as np
 
 from .lammps import INERTIA, _lammps
-from ._runner import impact_runner
+from ._runner import impact_runner, impact_setup
 
 #: the case the adapter runs
 CASE = "sphere-wall"
 #: style -> the case law it discretises
 STYLES = {"granular": "d-sds", "hooke/history": "d-sds"}
-
-
-def _case():
-    from ..cases import get_case
-
-    return get_case(CASE)
 
 
 def wall_fix(values: dict, style: str) -> str:
@@ -73,23 +67,12 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "granular") -> 
     dict
         The case's observables, ``steps`` and the wall time ``seconds``.
     """
-    from ..arguments import positive
-
-    if style not in STYLES:
-        raise ValueError(f"style must be one of {sorted(STYLES)}, got {style!r}")
-    dt = positive(dt, "dt")
-    case = _case()
-    law = STYLES[style]
-    case.numeric_model(law)
-    values = case.bind(law, {k: v for k, v in (params or {}).items() if k != "arm_overlap"})
+    setup = impact_setup(CASE, STYLES, style, dt, params)
+    case, values, dt, max_steps = setup.case, setup.values, setup.dt, setup.max_steps
     m, R, vn = values["m"], values["R"], values["v_n"]
     if not math.isclose(values["I"], INERTIA * m * R ** 2, rel_tol=1e-12):
         raise ValueError(f"I must be 2/5 m R^2 = {INERTIA * m * R ** 2:.6g} kg m^2 for LAMMPS's sphere, "
                          f"got {values['I']:.6g}")
-    t_n = case.contact_t_end(law, values) / 2
-    if dt >= t_n:
-        raise ValueError(f"dt must be below the contact duration t_n = {t_n:.4g} s, got {dt:g}")
-    max_steps = int(math.ceil(4 * t_n / dt))
     vx = values["psi_i"] * vn - R * values["omega_i"]
     box = 1e3 * R
     r = repr
