@@ -271,6 +271,12 @@ class Case:
         before ``t_end``), naming the option to change; ``""`` when it gives them."""
         return "" if self.observables(law, sol) else "the case gives no observables for this run"
 
+    def trajectory_observables(self, law: str, values: dict, t, Y, names) -> dict:
+        """The case's observables of another code's trajectory (times ``t`` from 0, states
+        ``Y`` of shape (len(names), len(t)), parameters ``values``), for ``nsfric verify``;
+        none by default (the states at the end time are compared anyway)."""
+        return {}
+
     def observables(self, law: str, sol) -> dict:
         """The case's scalar observables of a reference solution of ``law`` (e.g. a
         restitution coefficient), stored as ``Solution.summary`` and in the sidecars;

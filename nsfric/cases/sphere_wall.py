@@ -250,6 +250,24 @@ class SphereWall(Case):
         return self.impact_observables(sol.params, np.asarray(ends[0].y), sol.model.state_names,
                                        ends[0].t - sol.t_span[0])
 
+    def trajectory_observables(self, law: str, values: dict, t, Y, names) -> dict:
+        """The observables of another code's trajectory at its contact end: the first
+        return to zero overlap (``y = R``) after the contact, the state interpolated
+        linearly between the two rows around it (the velocities do not change in free
+        flight); ``{}`` when the trajectory has no contact end."""
+        y = np.asarray(Y[list(names).index("y")], dtype=float)
+        R = values["R"]
+        inside = np.nonzero(y < R)[0]
+        if not len(inside):
+            return {}
+        after = np.nonzero(y[inside[0]:] >= R)[0]
+        if not len(after):
+            return {}
+        j = inside[0] + after[0]
+        s = (R - y[j - 1]) / (y[j] - y[j - 1])
+        state = Y[:, j - 1] + s * (Y[:, j] - Y[:, j - 1])
+        return self.impact_observables(values, state, names, float(t[j - 1] + s * (t[j] - t[j - 1])))
+
     def why_no_observables(self, law: str, sol) -> str:
         return "" if self.observables(law, sol) else "the contact did not end before t_end: give a larger t_end"
 

@@ -102,7 +102,8 @@ def register(sub):
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",
                    help="one row per run: dt, varied parameters (nsfric's names), observables (e.g. psi_f, "
-                        "<state>_end), optionally E_kin_before and E_kin_after")
+                        "<state>_end), optionally E_kin_before and E_kin_after; or the runs' trajectories: "
+                        "dt, parameters, t and one column per state, the rows of a run in time order")
     s.add_argument("--observable", action="append", metavar="NAME",
                    help="compare only this column (repeatable; default: every observable column)")
     s.add_argument("--t-end", type=_positive("--t-end"), help="end time of the reference (default: the case's)")

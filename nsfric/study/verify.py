@@ -2,7 +2,8 @@
 
 Input: a table of the code's observables per step ``dt`` (and per parameter point), from
 a CSV file or from a ``runner(dt, params)`` callable wrapping any code
-(:mod:`nsfric.study.verify_input`).  For every parameter point, observable and law:
+(:mod:`nsfric.study.verify_input`) -- or the code's trajectories, turned into such a table
+(:mod:`nsfric.study.verify_trajectory`).  For every parameter point, observable and law:
 
 * ``exact``: the case's observable of the exact reference under the same parameters
   (a convention's parameters included), with its uncertainty -- the change of the
@@ -35,6 +36,7 @@ import numpy as np
 from .verify_input import group_points, read_table, run_table, split_columns
 from .verify_limit import extrapolate, order_against
 from .verify_result import VerifyPoint, VerifyResult
+from .verify_trajectory import is_trajectory, trajectory_table
 
 #: status of a law the code converges to, one it converges away from, and no convergence
 CONVERGES = "converges to {law}"
@@ -138,10 +140,14 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
         default: the convention's laws, else the case's default law.
     input : str, path or mapping of columns, optional
         The code's results: one row per run with ``dt``, varied parameters and
-        observables (:mod:`nsfric.study.verify_input`).
+        observables (:mod:`nsfric.study.verify_input`); or its trajectories, a ``t``
+        column and one per state, the rows of each run in time order
+        (:mod:`nsfric.study.verify_trajectory`: the states at the end time and the
+        case's trajectory observables are compared).
     runner : callable ``runner(dt, params) -> dict``, optional
         Instead of ``input``: runs the code at step ``dt`` with the full parameters
-        ``params`` (nsfric's names, and ``t_end``) and returns its observables.
+        ``params`` (nsfric's names, and ``t_end``) and returns its observables, or its
+        trajectory ``{"t": times, state: values, ...}``.
     dts : list of float
         The steps ``runner`` is run at (at least 3 distinct).
     points : list of dict, optional
@@ -193,6 +199,14 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
         cols = run_table(runner, [] if dts is None else dts, pts,
                          lambda p: _bound(case, laws, fixed, p, t_end), observables)
         source = f"runner {getattr(runner, '__module__', '')}.{getattr(runner, '__qualname__', type(runner).__name__)}"
+    trajectory = is_trajectory(cols)
+    if trajectory:  # the runs' states: their observables (and the end time) from the rows
+        ref_states = {tuple(case.numeric_model(lw).state_names) for lw in laws}
+        if len(ref_states) > 1:
+            raise ValueError(f"laws {laws} of case {case.name!r} have different states {sorted(ref_states)}: "
+                             f"verify one at a time against a trajectory")
+        cols, t_end = trajectory_table(case, laws[0], cols, names,
+                                       lambda p: case.bind(laws[0], {**fixed, **p}), t_end)
     pcols, obs, energy = split_columns(cols, names, observables)
     clash = sorted(set(pcols) & set(fixed))
     if clash:
@@ -225,7 +239,8 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
     meta = {"case": case.name, "laws": laws, "convention": getattr(convention, "name", None),
             "convention_params": dict(getattr(convention, "params", {}) or {}), "params": fixed,
             "t_end": t_end, "solver": solver, "input": source, "observables": obs,
-            "energy_columns": energy, "exact_uncertainty": estimates}
+            "energy_columns": energy, "exact_uncertainty": estimates,
+            "input_kind": "trajectory" if trajectory else "observables"}
     return VerifyResult(case.name, laws, result_points, meta)
 
 

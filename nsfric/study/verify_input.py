@@ -138,7 +138,9 @@ def _point_text(point: dict) -> str:
 def run_table(runner, dts, points, params_of, observables=None, what: str = "runner") -> dict:
     """The table of ``runner(dt, params)`` over ``points`` x ``dts``: the point's
     parameters, ``dt`` and the numbers the runner returns (``observables`` only, when
-    given).  ``params_of(point)`` gives the full parameters passed to the runner."""
+    given) -- or, where it returns a trajectory (``{"t": times, state: values, ...}``),
+    the trajectory table of its rows (:mod:`nsfric.study.verify_trajectory`).
+    ``params_of(point)`` gives the full parameters passed to the runner."""
     if not callable(runner):
         raise ValueError(f"runner must be a callable runner(dt, params) -> dict of observables, got {runner!r}")
     dts = [float(d) for d in dts]
@@ -147,6 +149,8 @@ def run_table(runner, dts, points, params_of, observables=None, what: str = "run
     if len(set(dts)) < MIN_STEPS:
         raise ValueError(f"dts: {len(set(dts))} distinct step(s); at least {MIN_STEPS} are needed for a limit and "
                          f"an order")
+    from .verify_trajectory import TIME, runner_trajectory
+
     cols, names = {}, None
     for point in points:
         full = params_of(point)
@@ -155,6 +159,16 @@ def run_table(runner, dts, points, params_of, observables=None, what: str = "run
             if not isinstance(out, dict):
                 raise ValueError(f"{what}(dt, params) must return a dict of observables, got {type(out).__name__} "
                                  f"at dt = {dt:g}")
+            if TIME in out and not np.isscalar(out[TIME]):  # a trajectory: its rows
+                traj = runner_trajectory(out, what, dt)
+                if names is None:
+                    names = sorted(traj)
+                if sorted(traj) != names:
+                    raise ValueError(f"{what} returned {sorted(traj)} at dt = {dt:g} but {names} before")
+                n = len(traj[TIME])
+                for k, v in {**{p: np.full(n, x) for p, x in point.items()}, "dt": np.full(n, dt), **traj}.items():
+                    cols.setdefault(k, []).extend(v.tolist())
+                continue
             keys = [k for k, v in out.items() if _is_number(v) and (observables is None or k in observables
                                                                     or k in ENERGY_COLUMNS)]
             if names is None:

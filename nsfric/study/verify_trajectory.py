@@ -1,0 +1,127 @@
+"""Another code's trajectories as the input of :func:`nsfric.study.verify.verify`.
+
+A trajectory table has, besides ``dt`` and the varied case parameters, a time column
+``t`` and one column per state of the case's model for the law (its names, e.g. ``xi``,
+``v`` for ``sliding-plates``; ``x, y, vx, vy, omega`` for ``sphere-wall``): the rows of
+one run are those of one parameter point and one ``dt``, in increasing ``t``.  Each run
+becomes one row of the observable table :mod:`nsfric.study.verify_input` reads:
+
+* ``<state>_end`` -- every state at the run's last time, which must be the end time of
+  the reference (``t_end``, or the common last time of the runs);
+* the case's own observables of a trajectory, where the case defines them
+  (:meth:`~nsfric.cases.base.Case.trajectory_observables`; e.g. the impact observables
+  at the contact end, found on the rows).
+
+A runner may return such a trajectory instead of observables: ``{"t": times, state:
+values, ...}`` (arrays of one length), see :func:`runner_trajectory`.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: the time column of a trajectory table
+TIME = "t"
+
+
+def is_trajectory(cols: dict) -> bool:
+    """Whether a table is a trajectory table (it has a :data:`TIME` column)."""
+    return TIME in cols
+
+
+def _runs(cols, params, what):
+    """``[(point, dt, row indices)]``: the rows of each run, in their order in the table."""
+    runs = {}
+    for i in range(len(cols["dt"])):
+        key = tuple(float(cols[p][i]) for p in params) + (float(cols["dt"][i]),)
+        runs.setdefault(key, []).append(i)
+    out = []
+    for key, rows in runs.items():
+        point = dict(zip(params, key[:-1]))
+        t = cols[TIME][rows]
+        where = " ".join(f"{k}={v:g}" for k, v in point.items())
+        if len(rows) < 2:
+            raise ValueError(f"{what}: the run at dt = {key[-1]:g}{' ' + where if where else ''} has {len(rows)} row; "
+                             f"a trajectory needs at least 2")
+        if not np.all(np.diff(t) > 0):
+            j = int(np.argmin(np.diff(t) > 0))
+            raise ValueError(f"{what}: t must increase within a run; at dt = {key[-1]:g}{' ' + where if where else ''} "
+                             f"row {rows[j + 1] + 2} has t = {t[j + 1]!r} after {t[j]!r}")
+        out.append((point, key[-1], rows))
+    return out
+
+
+def trajectory_table(case, law: str, cols: dict, param_names, values_of, t_end=None,
+                     what: str = "input") -> tuple:
+    """``(observable table, t_end)`` of a trajectory table ``cols`` (module docstring).
+
+    Parameters
+    ----------
+    case : Case
+        The case whose model names the states.
+    law : str
+        The law whose model's state names the columns must hold.
+    cols : dict
+        ``{column: float array}`` with ``dt``, :data:`TIME`, the states and the varied
+        parameters (``param_names`` picks them).
+    values_of : callable
+        ``values_of(point) -> dict``: the full bound parameters of a point.
+    t_end : float, optional
+        The end time every run must reach (to 1e-9 of it); default: the runs' common
+        last time.
+
+    Raises
+    ------
+    ValueError
+        For a missing state column, a run with fewer than 2 rows or a time that does not
+        increase, or runs that end elsewhere than ``t_end`` (or at different times).
+    """
+    model = case.numeric_model(law)
+    states = list(model.state_names)
+    missing = [s for s in states if s not in cols]
+    if missing:
+        raise ValueError(f"{what}: a trajectory needs a column per state of {case.name!r}/{law} {states}; missing "
+                         f"{missing}")
+    params = [c for c in cols if c in set(param_names)]
+    runs = _runs(cols, params, what)
+    ends = [float(cols[TIME][rows[-1]]) for _, _, rows in runs]
+    target = float(t_end) if t_end is not None else ends[0]
+    for (point, dt, rows), end in zip(runs, ends):
+        if not math.isclose(end, target, rel_tol=1e-9, abs_tol=1e-12 * abs(dt)):
+            raise ValueError(f"{what}: the run at dt = {dt:g}{' ' + str(point) if point else ''} ends at t = {end!r}, "
+                             f"the {'given t_end' if t_end is not None else 'first run'} at {target!r}: every run must "
+                             f"end at the reference's end time (give --t-end or cut the runs)")
+    table: dict = {}
+    names = None
+    for point, dt, rows in runs:
+        t = cols[TIME][rows]
+        Y = np.array([cols[s][rows] for s in states])
+        row = {f"{s}_end": float(Y[j, -1]) for j, s in enumerate(states)}
+        extra = case.trajectory_observables(law, values_of(point), t - t[0], Y, states)
+        row.update({k: float(v) for k, v in extra.items()})
+        if names is None:
+            names = list(row)
+        elif sorted(row) != sorted(names):
+            raise ValueError(f"{what}: the run at dt = {dt:g} gives the observables {sorted(row)}, an earlier run "
+                             f"{sorted(names)} (e.g. the contact did not end within one of them)")
+        for k, v in {**point, "dt": dt, **row}.items():
+            table.setdefault(k, []).append(v)
+    return {k: np.asarray(v, dtype=float) for k, v in table.items()}, target
+
+
+def runner_trajectory(out: dict, what: str, dt: float) -> dict:
+    """The columns of one trajectory a runner returned (``{"t": ..., state: ...}``),
+    ValueError for ragged or non-finite arrays."""
+    n = len(np.ravel(out[TIME]))
+    cols = {}
+    for k, v in out.items():
+        a = np.ravel(np.asarray(v, dtype=float)) if not np.isscalar(v) else None
+        if a is None:
+            continue
+        if len(a) != n:
+            raise ValueError(f"{what} returned a trajectory whose {k!r} has {len(a)} values and t {n} at dt = {dt:g}")
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{what} returned a non-finite {k!r} at dt = {dt:g}")
+        cols[k] = a
+    return cols
