@@ -136,3 +136,17 @@ def test_a_sphere_codes_trajectory_gives_the_impact_observables():
     # the contact end is interpolated between the rows: t_n within a step of the exact one
     d = by_name["t_n"].laws["d-sds"]
     assert np.all(np.abs(d["errors"]) < np.array(dts))
+
+
+def test_the_error_against_time_has_the_schemes_order():
+    res = nsfric.verify(CASE, "d-sds", runner=plates_trajectory, dts=DTS, t_end=T_END)
+    errs = {e["state"]: e for e in res.meta["trajectory_errors"]}
+    assert sorted(errs) == ["v", "xi"]
+    for e in errs.values():
+        assert e["law"] == "d-sds" and e["dts"] == sorted(DTS)
+        assert np.all(np.diff(e["max_errors"]) > 0)  # dts ascending: larger steps, larger errors
+        assert e["order"] is not None and abs(e["order"] - 1) < 0.1, e
+    assert "xi(t) against d-sds: max error" in res.summary()
+    # against the C-SDS, another law, the error does not go to zero
+    other = nsfric.verify(CASE, "c-sds", runner=plates_trajectory, dts=DTS, t_end=T_END)
+    assert all(e["order"] is None or min(e["max_errors"]) > 1e-2 for e in other.meta["trajectory_errors"])

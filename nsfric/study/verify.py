@@ -36,7 +36,7 @@ import numpy as np
 from .verify_input import group_points, read_table, run_table, split_columns
 from .verify_limit import extrapolate, order_against
 from .verify_result import VerifyPoint, VerifyResult
-from .verify_trajectory import is_trajectory, trajectory_table
+from .verify_trajectory import is_trajectory, trajectory_errors, trajectory_table
 
 #: status of a law the code converges to, one it converges away from, and no convergence
 CONVERGES = "converges to {law}"
@@ -205,6 +205,7 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
         if len(ref_states) > 1:
             raise ValueError(f"laws {laws} of case {case.name!r} have different states {sorted(ref_states)}: "
                              f"verify one at a time against a trajectory")
+        rows_in = cols
         cols, t_end = trajectory_table(case, laws[0], cols, names,
                                        lambda p: case.bind(laws[0], {**fixed, **p}), t_end)
     pcols, obs, energy = split_columns(cols, names, observables)
@@ -236,11 +237,16 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
             y = cols[o][rows]
             result_points.append(judge(point, o, dt, y, {lw: (exact[lw][0][o], exact[lw][1][o]) for lw in laws},
                                        gain, tol))
+    traj_errors = []
+    if trajectory:
+        if progress:
+            progress(f"{case.name}: error against time")
+        traj_errors = trajectory_errors(case, laws, rows_in, names, lambda p: {**fixed, **p}, t_end, solver, tol)
     meta = {"case": case.name, "laws": laws, "convention": getattr(convention, "name", None),
             "convention_params": dict(getattr(convention, "params", {}) or {}), "params": fixed,
             "t_end": t_end, "solver": solver, "input": source, "observables": obs,
             "energy_columns": energy, "exact_uncertainty": estimates,
-            "input_kind": "trajectory" if trajectory else "observables"}
+            "input_kind": "trajectory" if trajectory else "observables", "trajectory_errors": traj_errors}
     return VerifyResult(case.name, laws, result_points, meta)
 
 

@@ -133,7 +133,10 @@ class VerifyResult:
 
     def summary(self) -> str:
         """One line per parameter point and observable."""
-        return "\n".join(f"{p.label()}: {p.verdict()}" for p in self.points)
+        from .verify_trajectory import error_line
+
+        lines = [f"{p.label()}: {p.verdict()}" for p in self.points]
+        return "\n".join(lines + [error_line(e) for e in self.meta.get("trajectory_errors") or []])
 
     def to_dict(self) -> dict:
         return {**self.meta, "versions": versions(), "points": [p.to_dict() for p in self.points]}

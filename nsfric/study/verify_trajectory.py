@@ -14,6 +14,10 @@ becomes one row of the observable table :mod:`nsfric.study.verify_input` reads:
 
 A runner may return such a trajectory instead of observables: ``{"t": times, state:
 values, ...}`` (arrays of one length), see :func:`runner_trajectory`.
+
+Besides, the error against time (:func:`trajectory_errors`): per state and law, the largest
+deviation of each run from the exact reference evaluated at the run's own times, and its
+observed order over the steps.
 """
 from __future__ import annotations
 
@@ -108,6 +112,59 @@ def trajectory_table(case, law: str, cols: dict, param_names, values_of, t_end=N
         for k, v in {**point, "dt": dt, **row}.items():
             table.setdefault(k, []).append(v)
     return {k: np.asarray(v, dtype=float) for k, v in table.items()}, target
+
+
+def trajectory_errors(case, laws, cols, param_names, values_of, t_end, solver="filippov", tol=0.3) -> list:
+    """The error against time of every run: per parameter point, law and state the
+    largest ``|y_code(t_i) - y_exact(t_i)|`` over the run's rows ``t_i`` (the exact
+    reference's dense output; after an event the state after it), per ``dt``, and its
+    observed order (:func:`~nsfric.study.verify_limit.order_against`).
+
+    Returns
+    -------
+    list of dict
+        ``{params, law, state, dts, max_errors, order, order_stderr, reason}``.
+    """
+    from .verify_limit import order_against
+
+    states = list(case.numeric_model(laws[0]).state_names)
+    params = [c for c in cols if c in set(param_names)]
+    by_point: dict = {}
+    for point, dt, rows in _runs(cols, params, "input"):
+        by_point.setdefault(tuple(point.items()), []).append((dt, rows))
+    out = []
+    for key, runs in by_point.items():
+        point = dict(key)
+        runs.sort()
+        values = values_of(point)
+        for law in laws:
+            sol = case.reference_solution(law, solver=solver, params=values, t_end=t_end)
+            t0 = sol.span[0]
+            errs = []
+            for dt, rows in runs:
+                t = cols[TIME][rows]
+                ref = sol(np.clip(t - t[0] + t0, *sol.span))
+                # from the first step on: the initial row is the input (and a reset the law
+                # makes at t0 would count as an error there)
+                errs.append([float(np.max(np.abs(cols[s][rows][1:] - ref[j][1:]))) for j, s in enumerate(states)])
+            errs = np.array(errs)
+            dts = [dt for dt, _ in runs]
+            for j, s in enumerate(states):
+                fit = order_against(np.array(dts), errs[:, j], 0.0, tol)
+                out.append({"params": point, "law": law, "state": s, "dts": dts, "max_errors": errs[:, j].tolist(),
+                            "order": float(fit.order) if fit.ok else None,
+                            "order_stderr": float(fit.stderr) if fit.ok else None,
+                            "reason": "" if fit.ok else fit.reason})
+    return out
+
+
+def error_line(e: dict) -> str:
+    """One summary line of a :func:`trajectory_errors` entry."""
+    where = " ".join(f"{k}={v:g}" for k, v in e["params"].items())
+    order = (f"order {e['order']:.2f} ± {e['order_stderr']:.2g}" if e["order"] is not None
+             else f"no order ({e['reason']})")
+    return (f"{where + ' ' if where else ''}{e['state']}(t) against {e['law']}: max error "
+            f"{e['max_errors'][0]:.3g} at dt = {e['dts'][0]:g}, {order}")
 
 
 def runner_trajectory(out: dict, what: str, dt: float) -> dict:
