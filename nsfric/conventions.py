@@ -16,6 +16,17 @@ from dataclasses import dataclass, field
 
 from .plugins import GROUPS, LazyRegistry, named_adder, register_named
 
+#: the implementation choices a convention names, each with its allowed values (what
+#: the code does, in words); a convention states those that apply to its code
+CHOICES = {
+    "lever_arm": ("R", "R - delta/2", "R - delta", "mixed: R for the velocity, R - delta/2 for the torque"),
+    "coulomb_cap": ("total force", "elastic force", "elastic force, then the total"),
+    "damping": ("inside the cap", "dropped on slip", "trimmed to the cap"),
+    "history_frame": ("scalar along a fixed tangent (planar)", "projection", "projection and rescale",
+                      "exact rotation"),
+    "contact_end": ("zero overlap", "zero normal force"),
+}
+
 
 @dataclass(frozen=True)
 class Convention:
@@ -36,6 +47,10 @@ class Convention:
         The code and its source (repository and path) the choices are read from.
     doc : str
         What each choice is, in words.
+    choices : dict
+        The implementation choices by name (:data:`CHOICES`: lever arm, where the Coulomb
+        cap applies, the damping with respect to it, the history frame update, where the
+        contact ends), each one of its allowed values; ValueError otherwise.
     """
 
     name: str
@@ -44,6 +59,23 @@ class Convention:
     laws: tuple = ()
     code: str = ""
     doc: str = ""
+    choices: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        for key, value in self.choices.items():
+            if key not in CHOICES:
+                raise ValueError(f"choices: unknown choice {key!r} of convention {self.name!r}; the choices are "
+                                 f"{sorted(CHOICES)}")
+            if value not in CHOICES[key]:
+                raise ValueError(f"choices: {key} = {value!r} of convention {self.name!r} is not one of "
+                                 f"{list(CHOICES[key])}")
+
+    def describe(self) -> str:
+        """One line: the case, the choices and the laws."""
+        parts = [f"case {self.case}"] + [f"{k.replace('_', ' ')}: {v}" for k, v in self.choices.items()]
+        if self.laws:
+            parts.append("laws: " + ", ".join(self.laws))
+        return "; ".join(parts)
 
 
 #: name -> :class:`Convention` (registered here, completed by the entry-point group

@@ -67,6 +67,8 @@ WALL_YOUNG = 1e30
 #: case (entry point ``nsfric.conventions``)
 CONVENTION = Convention(
     name="kratos-linear-viscous-coulomb", case=CASE, params={"arm_overlap": 2.0}, laws=(LAW,),
+    choices={"lever_arm": "R - delta", "coulomb_cap": "elastic force, then the total", "damping": "trimmed to the cap",
+             "history_frame": "scalar along a fixed tangent (planar)", "contact_end": "zero normal force"},
     code="Kratos DEM DEM_D_Linear_viscous_Coulomb against a RigidFace3D3N (github.com/KratosMultiphysics/Kratos, "
          "applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.{h,cpp})",
     doc="Lever arm R - xi, the contact point on the wall's surface (arm_overlap = 2; measured: the gross-sliding "

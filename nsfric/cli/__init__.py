@@ -61,6 +61,10 @@ def cmd_list(args):
     _table(list(table["solvers"].items()))
     print("schemes:")
     _table([(name, f"order {order}") for name, order in table["schemes"].items()])
+    from ..conventions import CONVENTIONS  # dataclasses only: no SymPy or SciPy
+
+    print("contact conventions (--convention):")
+    _table([(name, c.describe()) for name, c in sorted(CONVENTIONS.items())])
     return 0
 
 

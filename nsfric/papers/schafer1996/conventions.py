@@ -14,6 +14,8 @@ from nsfric.conventions import Convention
 CONTACT_POINT = Convention(
     name="nsfric-contact-point", case="oblique-impact", params={"arm_overlap": 1.0},
     laws=(), code="nsfric (the case's defaults)",
+    choices={"lever_arm": "R - delta/2", "coulomb_cap": "total force", "damping": "inside the cap",
+             "history_frame": "scalar along a fixed tangent (planar)", "contact_end": "zero overlap"},
     doc="Both forces act at the common contact point c = r_1 + l_1 n = r_2 - l_2 n, midway through the "
         "overlap: lever arms l_i = R_i - xi/2 for the contact-point velocity and the torque; momentum "
         "and angular momentum are conserved exactly.")
@@ -22,6 +24,8 @@ CONTACT_POINT = Convention(
 LAMMPS_GRAN_HOOKE_HISTORY = Convention(
     name="lammps-gran-hooke-history", case="oblique-impact", params={"arm_overlap": 0.0},
     laws=("d-sds",),
+    choices={"lever_arm": "R", "coulomb_cap": "total force", "damping": "inside the cap",
+             "history_frame": "projection", "contact_end": "zero overlap"},
     code="LAMMPS pair_style gran/hooke/history (github.com/lammps/lammps, "
          "src/GRANULAR/pair_gran_hooke_history.cpp, PairGranHookeHistory::compute)",
     doc="Lever arm the radius R_i for the contact-point velocity (wr = (radi omega_i + radj omega_j)/r) "
@@ -35,6 +39,8 @@ LAMMPS_GRAN_HOOKE_HISTORY = Convention(
 LAMMPS_GRANULAR_LINEAR_HISTORY = Convention(
     name="lammps-granular-linear-history", case="oblique-impact",
     params={"arm_overlap": 0.0, "torque_arm_shift": 1.0}, laws=("d-sds",),
+    choices={"lever_arm": "mixed: R for the velocity, R - delta/2 for the torque", "coulomb_cap": "total force",
+             "damping": "inside the cap", "history_frame": "projection and rescale", "contact_end": "zero overlap"},
     code="LAMMPS pair_style granular, tangential linear_history (github.com/lammps/lammps, "
          "src/GRANULAR/granular_model.cpp, GranularModel::calculate_forces; "
          "src/GRANULAR/gran_sub_mod_tangential.cpp, GranSubModTangentialLinearHistory::calculate_forces)",
