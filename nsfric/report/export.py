@@ -16,6 +16,8 @@ Formats (:func:`write_reference`, read back by :func:`read_reference`):
   columns named by ``trajectory_columns``), then ``tolerances``.
 * ``csv`` -- one value per row: ``section,name,index,value,tolerance`` (the event-time
   tolerance also on its own row ``tolerance,event_t``, present without events).
+* ``lammps-unittest`` -- a test LAMMPS's own force-style test harness runs
+  (``oblique-impact`` only; :mod:`nsfric.adapters.lammps_unittest`).
 * ``netcdf`` -- one CF-1.10 dataset (:mod:`nsfric.cf`): the trajectory on the time
   coordinate ``t`` (a ``tolerance`` attribute per state), scalar variables
   ``observable_<name>``, events on dimension ``event``, the inputs as attributes;
@@ -37,6 +39,8 @@ from ..extras import require
 from ..io import atomic_files, check_output_path, versions
 
 FORMATS = {"csv": (".csv",), "yaml": (".yaml", ".yml"), "netcdf": (".nc",)}
+#: formats ``nsfric export`` writes that are not a reference (not read back here)
+OTHER_FORMATS = {"lammps-unittest": (".yaml", ".yml")}
 SAFETY = 10.0
 REL_FLOOR = 1e-12
 LAYOUT = "nsfric-reference 1"
@@ -320,10 +324,11 @@ def from_netcdf(path: str) -> dict:
 
 def check_format(fmt: str, out: str):
     """Validate ``--format`` and ``--out`` (its suffix) before any computation."""
-    if fmt not in FORMATS:
-        raise ValueError(f"--format must be one of {sorted(FORMATS)}, got {fmt!r}")
-    if not out.endswith(FORMATS[fmt]):
-        raise ValueError(f"--out for --format {fmt} must end with {' or '.join(FORMATS[fmt])}, got {out!r}")
+    known = {**FORMATS, **OTHER_FORMATS}
+    if fmt not in known:
+        raise ValueError(f"--format must be one of {sorted(known)}, got {fmt!r}")
+    if not out.endswith(known[fmt]):
+        raise ValueError(f"--out for --format {fmt} must end with {' or '.join(known[fmt])}, got {out!r}")
     if fmt == "netcdf":
         require("netCDF4", "--format netcdf")
     check_output_path(out, "--out", "file")
