@@ -15,7 +15,9 @@ event-driven Filippov solver), the code's step on a ladder ``dt = t_n/N`` (``t_n
 pi sqrt(m/k_n)``; :func:`~nsfric.schemes.slip_rule_impact.run_impact`), the observed
 order of its error against its own limit, the energy account (:func:`energy_verdict`:
 the largest ``(E - E_0)/E_0`` of the mechanical energy along the exact limit and along
-the finest step's run, and the largest kinetic-energy ratio after/before of the ladder),
+the finest step's run, the largest kinetic-energy ratio after/before of the ladder, and
+the finest run's work of the elastic and damping parts and the slider's dissipation
+``W_elastic``, ``W_damping``, ``E_slip`` in units of the impact energy),
 and the offset of its limit from the D-SDS's (what a user who takes the code for
 LAMMPS's model sees).  Observables: ``e_t = vx_f/vx_i`` (the centre's tangential
 restitution), ``e_n``, ``beta = -v_t^f/v_t^i`` (the contact point's), ``omega_R_over_v``,
@@ -45,6 +47,9 @@ DIVISIONS = (100, 200, 400, 800, 1600, 3200)
 EXACT_ERROR = 1e-9
 #: an energy gain is flagged above this relative margin (round-off)
 ENERGY_MARGIN = 1e-12
+#: the slider's account is a first-order sum over the steps: flagged below -1e-6 of the
+#: impact energy
+SLIP_MARGIN = 1e-6
 CASE_LAW = "{}/linear-dashpot-force-end"
 #: the references' tolerances: at the case's defaults (``atol = 1e-15``) the Filippov
 #: solution of ``sds-trim`` at 45 deg is off by 1.6e-8 in ``psi_f``; at these it agrees
@@ -130,22 +135,29 @@ def step_ladder(rule: str, p: dict, divisions=DIVISIONS) -> dict:
     return {"dts": [t_n / n for n in divisions], "runs": [run_impact(rule, p, t_n / n) for n in divisions]}
 
 
-def energy_verdict(limit_gain: float, ke_ratios) -> str:
-    """``"kinetic gain"`` where a run of the step leaves with more kinetic energy than it
-    came with; ``"spring gain"`` where the exact limit's mechanical energy (with the
-    spring's ``k_t xi^2/2``) rises above its initial value -- energy stored in the
-    spring without work (the D-SDS's reset at the contact's first instant, where the
-    dashpot alone exceeds the cap), not given back as kinetic energy here;
-    ``"dissipative"`` otherwise."""
+def energy_verdict(limit_gain: float, ke_ratios, slip_energy: float) -> str:
+    """The findings of the energy account, ``"; "``-joined, or ``"dissipative"``:
+    ``"kinetic gain"`` where a run of the step leaves with more kinetic energy than it
+    came with; ``"slider creates energy"`` where the slider's account ``E_slip`` of the
+    finest run is negative (the spring's part of the force does more work on the sphere
+    than the spring ever stored: the cap's reset put energy into it);
+    ``"spring gain"`` where the exact limit's mechanical energy (with the spring's
+    ``k_t xi^2/2``) rises above the impact energy (the D-SDS's reset at the contact's
+    first instant, where the dashpot alone exceeds the cap)."""
+    found = []
     if max(ke_ratios) > 1 + ENERGY_MARGIN:
-        return "kinetic gain"
-    return "spring gain" if limit_gain > EXACT_ERROR else "dissipative"
+        found.append("kinetic gain")
+    if slip_energy < -SLIP_MARGIN:
+        found.append("slider creates energy")
+    if limit_gain > EXACT_ERROR:
+        found.append("spring gain")
+    return "; ".join(found) or "dissipative"
 
 
 OBSERVABLES = ("e_t", "e_n", "beta", "omega_R_over_v", "KE_ratio")
 COLUMNS = ("rule", "code", "limit_law", "theta_deg", *OBSERVABLES, "max_energy_gain", "step_e_t", "step_dt",
            "step_error_e_t", "order_of_step", "order_stderr", "order_note", "step_max_energy_gain",
-           "step_max_KE_ratio", "offset_e_t_to_d_sds", "energy")
+           "step_max_KE_ratio", "W_elastic", "W_damping", "E_slip", "offset_e_t_to_d_sds", "energy")
 
 
 def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None) -> list:
@@ -177,8 +189,9 @@ def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress
                          "order_of_step": fit.order if fit.ok else math.nan,
                          "order_stderr": fit.stderr if fit.ok else math.nan, "order_note": fit.reason,
                          "step_max_energy_gain": ladder["runs"][-1]["max_energy_gain"], "step_max_KE_ratio": max(ke),
+                         **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip")},
                          "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds"]["e_t"],
-                         "energy": energy_verdict(ref["max_energy_gain"], ke)})
+                         "energy": energy_verdict(ref["max_energy_gain"], ke, ladder["runs"][-1]["E_slip"])})
     return rows
 
 

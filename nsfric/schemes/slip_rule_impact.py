@@ -68,7 +68,13 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     Returns the observables ``e_t = vx_f/vx_i`` (the centre's tangential restitution),
     ``e_n = vy_f/v_n``, ``beta = -v_t^f/v_t^i`` (the contact point's, Walton's sign),
     ``omega_R_over_v = omega_f R/v``, ``KE_ratio`` (kinetic energy after/before),
-    ``max_energy_gain`` and ``steps``; with ``record``, also ``trace``: per step ``(t, vx,
+    ``max_energy_gain``, ``steps`` and the energy account of the contact in units of the
+    impact energy (every contact evaluation with the velocity ``v_t`` the rule sees):
+    ``W_elastic`` and ``W_damping``, the work ``sum F v_t dt`` of the spring's part of the
+    force (:meth:`SlipRule.elastic_force`) and of the rest (dashpot, trimmed or dropped),
+    and ``E_slip = -W_elastic - E_t(end)`` (``E_t(0) = 0``), the energy the slider
+    dissipates -- negative where the rule's cap or reset creates spring energy without
+    work; with ``record``, also ``trace``: per step ``(t, vx,
     vy, omega, delta, history, F_t, F_n)`` after the step.  ``clamp_normal=False``: the
     normal force ``k_n delta + gamma_n d(delta)/dt`` also where it pulls (LAMMPS without
     ``limit_damping``), the rule's bound from its magnitude.
@@ -87,12 +93,20 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     vx, vy, w, delta, hist = vx0, -vn, 0.0, 0.0, 0.0
     E0 = 0.5 * m * (vx * vx + vy * vy)
     gain, trace = 0.0, []
+    work = {"elastic": 0.0, "damping": 0.0, "slip": 0.0}
 
     def forces(delta, vx, vy, w, hist, h):
         Fn = _normal_force(p, delta, -vy, clamp_normal)
         if delta <= 0:
             return 0.0, 0.0, hist
-        Ft, hist = rule.step(hist, vx + R * w, abs(Fn), h, p)
+        vt = vx + R * w
+        old = hist
+        Ft, hist = rule.step(hist, vt, abs(Fn), h, p)
+        if h > 0:  # the energy account of this contact evaluation, with the rule's velocity
+            Fel = rule.elastic_force(hist, p)
+            work["elastic"] += Fel * vt * h
+            work["damping"] += (Ft - Fel) * vt * h
+            work["slip"] -= Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p)
         return Ft, Fn, hist
 
     def energy(vx, vy, w, delta, hist):
@@ -129,7 +143,8 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
         raise RuntimeError(f"{rule_name}: the contact did not end within {max_steps} steps of {dt:g} s")
     vt0, vt = vx0, vx + R * w
     out = {"e_t": vx / vx0, "e_n": vy / vn, "beta": -vt / vt0, "omega_R_over_v": w * R / p["v"],
-           "KE_ratio": (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w) / E0, "max_energy_gain": gain, "steps": n}
+           "KE_ratio": (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w) / E0, "max_energy_gain": gain, "steps": n,
+           "W_elastic": work["elastic"] / E0, "W_damping": work["damping"] / E0, "E_slip": work["slip"] / E0}
     if record:
         out["trace"] = np.array(trace)
     return out

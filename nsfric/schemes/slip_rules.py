@@ -81,6 +81,12 @@ class SlipRule:
     step: Callable
     stick: str = ""
 
+    def elastic_force(self, history: float, p: dict) -> float:
+        """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
+        if self.history == "displacement":
+            return -p["k_t"] * history
+        return history if self.history == "elastic force" else 0.0
+
     def elastic_energy(self, history: float, p: dict) -> float:
         """The energy stored in the tangential spring: ``k_t xi^2/2`` or ``F_e^2/(2 k_t)``."""
         if self.history == "displacement":
