@@ -61,7 +61,8 @@ def _normal_force(p, delta, rate, clamp):
     return max(F, 0.0) if clamp else F
 
 
-def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_normal: bool = True) -> dict:
+def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_normal: bool = True,
+               arm_overlap: float = 0.0) -> dict:
     """The impact at ``p`` (:data:`PARAMS`; speed ``v`` at ``theta_deg`` from the normal,
     no spin) stepped by the rule ``rule_name`` with the step ``dt``.
 
@@ -77,9 +78,13 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     work; with ``record``, also ``trace``: per step ``(t, vx,
     vy, omega, delta, history, F_t, F_n)`` after the step.  ``clamp_normal=False``: the
     normal force ``k_n delta + gamma_n d(delta)/dt`` also where it pulls (LAMMPS without
-    ``limit_damping``), the rule's bound from its magnitude.
+    ``limit_damping``), the rule's bound from its magnitude.  ``arm_overlap``: the lever
+    arm ``R - arm_overlap delta/2`` at the contact evaluation instead of ``R`` (2: the
+    wall's surface, Kratos's contact point; the case's convention of that name).
     """
     check_params(p)
+    if not 0 <= arm_overlap <= 2:
+        raise ValueError(f"arm_overlap must be in [0, 2], got {arm_overlap!r}")
     if not (math.isfinite(dt) and dt > 0):
         raise ValueError(f"dt must be finite and > 0, got {dt!r}")
     rule = get_slip_rule(rule_name)
@@ -98,8 +103,9 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     def forces(delta, vx, vy, w, hist, h):
         Fn = _normal_force(p, delta, -vy, clamp_normal)
         if delta <= 0:
-            return 0.0, 0.0, hist
-        vt = vx + R * w
+            return 0.0, 0.0, 0.0, hist
+        arm = R - arm_overlap * delta / 2
+        vt = vx + arm * w
         old = hist
         Ft, hist = rule.step(hist, vt, abs(Fn), h, p)
         if h > 0:  # the energy account of this contact evaluation, with the rule's velocity
@@ -107,7 +113,7 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
             work["elastic"] += Fel * vt * h
             work["damping"] += (Ft - Fel) * vt * h
             work["slip"] -= Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p)
-        return Ft, Fn, hist
+        return Ft, Fn, arm * Ft, hist
 
     def energy(vx, vy, w, delta, hist):
         return (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w + 0.5 * p["k_n"] * max(delta, 0.0) ** 2
@@ -115,23 +121,23 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
 
     verlet = rule.integrator == "velocity-verlet"
     if verlet:  # the setup force: the initial state, no history increment
-        Ft, Fn, _ = forces(delta, vx, vy, w, hist, 0.0)
+        Ft, Fn, T, _ = forces(delta, vx, vy, w, hist, 0.0)
     touched = False
     for n in range(1, max_steps + 1):
         if verlet:
             vx += 0.5 * dt * Ft / m
             vy += 0.5 * dt * Fn / m
-            w += 0.5 * dt * R * Ft / I
+            w += 0.5 * dt * T / I
             delta -= dt * vy
-            Ft, Fn, hist = forces(delta, vx, vy, w, hist, dt)
+            Ft, Fn, T, hist = forces(delta, vx, vy, w, hist, dt)
             vx += 0.5 * dt * Ft / m
             vy += 0.5 * dt * Fn / m
-            w += 0.5 * dt * R * Ft / I
+            w += 0.5 * dt * T / I
         else:
-            Ft, Fn, hist = forces(delta, vx, vy, w, hist, dt)
+            Ft, Fn, T, hist = forces(delta, vx, vy, w, hist, dt)
             vx += dt * Ft / m
             vy += dt * Fn / m
-            w += dt * R * Ft / I
+            w += dt * T / I
             delta -= dt * vy
         gain = max(gain, (energy(vx, vy, w, delta, hist) - E0) / E0)
         if record:
