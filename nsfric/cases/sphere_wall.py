@@ -47,12 +47,16 @@ import sympy as sp
 
 from nsfric.cases.base import Case
 from nsfric.symbolic import laws as L
+from nsfric.symbolic import slip_rule_laws as Z
 from nsfric.symbolic import tangential as T
 from nsfric.symbolic.coupling import couple
 from nsfric.symbolic.kinematics import Kinematics
 
 REFERENCE = "built-in: sphere on a flat wall, oblique impact with spin (nsfric)"
 TANGENTIAL = ("coulomb", "cundall-strack", "d-sds", "c-sds")
+#: the continuous limits of the production codes' rules (the slip-rule zoo,
+#: :mod:`nsfric.schemes.slip_rules`), same ``k_t``, ``gamma_t`` and bound ``mu |F_n|``
+ZOO_TANGENTIAL = ("sds-elastic-test", "sds-trim", "coulomb-viscous")
 NORMAL = ("linear-dashpot", "linear-dashpot-force-end")
 psi_i, v_n, omega_i = sp.symbols("psi_i v_n omega_i", real=True)
 ks_ratio = sp.Symbol("ks_ratio", positive=True)
@@ -120,9 +124,9 @@ def split_law(law: str) -> tuple:
     """``(tangential, normal)`` of a case law ``T`` or ``T/N``; ValueError otherwise."""
     t, _, n = law.partition("/")
     n = n or "linear-dashpot"
-    if t not in TANGENTIAL or n not in NORMAL:
+    if t not in TANGENTIAL + ZOO_TANGENTIAL or n not in NORMAL:
         raise ValueError(f"unknown law {law!r} for case 'sphere-wall': give TANGENTIAL or TANGENTIAL/NORMAL with "
-                         f"TANGENTIAL in {list(TANGENTIAL)} and NORMAL in {list(NORMAL)}")
+                         f"TANGENTIAL in {list(TANGENTIAL + ZOO_TANGENTIAL)} and NORMAL in {list(NORMAL)}")
     return t, n
 
 
@@ -137,6 +141,9 @@ def tangential_law(name: str):
         "cundall-strack": lambda: T.cundall_strack(k, T.gamma_t, (k_param, gamma, mu)),
         "d-sds": lambda: T.spring_dashpot_slider("d-sds", k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "c-sds": lambda: T.c_sds(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
+        "sds-elastic-test": lambda: Z.sds_elastic_test(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
+        "sds-trim": lambda: Z.sds_trim(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
+        "coulomb-viscous": lambda: T.coulomb_viscous((gamma, mu), T.gamma_t, L.mu * L.F_N),
     }
     return T.with_normal_magnitude(build[name]())
 
@@ -214,7 +221,7 @@ class SphereWall(Case):
     unit = "n.u."
     observable_names = ("psi_f", "e_n", "e_t", "omega_f", "t_n", "E_kin_before", "E_kin_after")
     #: the SDS spring (``xi ~ 1e-7 m``) resolved to 1e-7 of itself, as in ``oblique-impact``
-    solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack")
+    solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim")
                        for s in ("filippov", "ida")}
 
     def default_solver_options(self, law: str, solver: str) -> dict:

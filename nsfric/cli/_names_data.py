@@ -81,6 +81,12 @@ NAMES = {'version': '0.1.0',
           'brilliantov-sawtooth': 'Schäfer, Dippel & Wolf (1996) eq 22',
           'cundall-strack-cutoff': 'Schäfer, Dippel & Wolf (1996) eqs 16-17',
           'cundall-strack-viscous': 'Krengel & Matuttis eq 19 and the instantaneous damping after eq 20',
+          'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
+                              'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
+                              'ViscoelasticPM.cpp (yade/trunk)',
+          'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                      'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
+                      'applications/DEMApplication/custom_constitutive)',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',

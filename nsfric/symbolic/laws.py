@@ -158,7 +158,7 @@ def _load_once() -> list:
     if _plugins["loaded"]:
         return []
     _plugins["loaded"] = True
-    from . import normal, tangential  # noqa: F401  (the built-in laws register on import)
+    from . import normal, slip_rule_laws, tangential  # noqa: F401  (the built-in laws register on import)
     return load_entry_points()
 
 

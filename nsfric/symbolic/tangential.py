@@ -194,16 +194,18 @@ def viscous() -> TangentialLaw:
                          doc=viscous.__doc__)
 
 
-def coulomb_viscous(params=None) -> TangentialLaw:
+def coulomb_viscous(params=None, gamma=gamma_s, bound=mu * F_N) -> TangentialLaw:
     """``F = -min(gamma_s |v|, mu F_N) sign(v)``, Schäfer et al. eq 15.
 
     Viscous where ``gamma_s |v| < mu F_N``, Coulomb beyond; the force is continuous, the
     switching functions are ``h_plus = gamma_s v - mu F_N``, ``h_minus = gamma_s v + mu F_N``.
+    ``gamma`` and ``bound`` may be expressions (the damping ``gamma_t`` and the bound ``mu
+    |F_n|`` of an impact: the limit of Chrono's ``OneStep`` rule, :mod:`nsfric.schemes.slip_rules`).
     """
-    sw = {"h_plus": gamma_s * v - mu * F_N, "h_minus": gamma_s * v + mu * F_N}
-    branches = {"slip+": ({"h_plus": 1}, -mu * F_N, {}, "slip"),
-                "viscous": ({"h_plus": -1, "h_minus": 1}, -gamma_s * v, {}, "viscous"),
-                "slip-": ({"h_minus": -1}, mu * F_N, {}, "slip")}
+    sw = {"h_plus": gamma * v - bound, "h_minus": gamma * v + bound}
+    branches = {"slip+": ({"h_plus": 1}, -bound, {}, "slip"),
+                "viscous": ({"h_plus": -1, "h_minus": 1}, -gamma * v, {}, "viscous"),
+                "slip-": ({"h_minus": -1}, bound, {}, "slip")}
     if params is None:
         params = (P(gamma_s, 1.0, 0, lo_open=True, doc="shear damping", unit="kg/s"),) + _coulomb_params()
     return TangentialLaw("coulomb-viscous", f"{SCHAFER} eq 15", (), params, sw, branches,

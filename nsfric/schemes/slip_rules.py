@@ -1,0 +1,280 @@
+"""The production DEM codes' tangential rules, one step each, as their sources write them
+(the slip-rule zoo).
+
+A :class:`SlipRule` is one code's per-step tangential update ``(history, v_t, F_n, dt)
+-> (F_t, history)`` for a contact in a plane with a fixed normal (a sphere on a flat
+wall: the history, the tangential velocity ``v_t`` of the contact point and the force
+are signed scalars along the wall), the integrator the code runs it in
+(:mod:`nsfric.schemes.slip_rule_impact`), and the case law of its continuous limit
+(``dt -> 0``, derived in :mod:`nsfric.symbolic.slip_rule_laws`).  Parameters ``p``:
+``k_t`` (N/m), ``gamma_t`` (kg/s), ``mu``; the bound is ``mu F_n`` with the normal force
+``F_n >= 0`` (clamped at zero as in the standard impact).  Transcribed from (repository,
+path, commit read):
+
+* LAMMPS ``lammps/lammps`` ``src/GRANULAR/gran_sub_mod_tangential.cpp`` @ 079d233c5bd8
+  (``GranSubModTangentialLinearHistory::calculate_forces`` and
+  ``GranSubModTangentialLinearHistoryClassic::calculate_forces``);
+* LIGGGHTS ``CFDEMproject/LIGGGHTS-PUBLIC`` ``src/tangential_model_history.h`` @ 25fc3965f1d8
+  (``TangentialModel<TANGENTIAL_HISTORY>::surfacesIntersect``);
+* MercuryDPM ``Kernel/Interactions/FrictionForceInteractions/SlidingFrictionInteraction.cc``
+  (mirror ``gladk/MercuryDPM`` @ 1192cf179d3a; ``SlidingFrictionInteraction::computeForce``);
+* YADE ``pkg/dem/ViscoelasticPM.cpp`` (mirror ``Togekey/yade_trunk`` @ a6084d6c98b1;
+  ``Law2_ScGeom_ViscElPhys_Basic``, the version clamping the normal force at zero);
+* Kratos ``KratosMultiphysics/Kratos``
+  ``applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h``
+  @ 016af01bda3b (``CalculateTangentialForceWithNeighbour``) and ``..._CL.cpp`` @ 013f9253599a;
+* Chrono ``projectchrono/chrono`` ``src/chrono/physics/ChContactSMC.cpp`` @ 2b5757964b28
+  (``ChDefaultContactForceTorqueSMC::CalculateForceTorque``, Hooke, ``OneStep``).
+
+In the plane with a fixed normal the history's projection and rotation are the
+identity, so LAMMPS's ``linear_history`` and ``linear_history_classic`` take the same
+step (they differ only in the order of increment and projection when the normal
+turns); MercuryDPM's particle-wall spring takes LAMMPS's step too (with ``mu_s = mu_d``),
+except that it skips the tangential update where the normal force is zero.
+
+Rules register by name in :data:`SLIP_RULES` (:func:`register_slip_rule`).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+#: name -> :class:`SlipRule`
+SLIP_RULES: dict = {}
+
+
+@dataclass(frozen=True)
+class SlipRule:
+    """One production code's tangential rule.
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``lammps-linear-history``).
+    code : str
+        The code and its style (``LAMMPS pair granular tangential linear_history``).
+    source : str
+        Repository, path, commit and function transcribed.
+    integrator : str
+        ``"velocity-verlet"`` (LAMMPS ``fix nve/sphere``, LIGGGHTS, MercuryDPM: forces at
+        the new positions with the half-step velocities) or ``"symplectic-euler"``
+        (Kratos ``Symplectic_Euler``, YADE's leapfrog ``NewtonIntegrator``, Chrono SMC's
+        semi-implicit Euler: forces at the old state, velocities, then positions).
+    limit : str
+        The case law (``sphere-wall``) of its continuous limit.
+    history : str
+        What the code stores: ``"displacement"`` (``xi``, force ``-k_t xi``),
+        ``"elastic force"`` (``F_e``) or ``"none"``.
+    step : callable
+        ``step(history, v_t, F_n, dt, p) -> (F_t, history)``.
+    stick : str
+        What a user of the code sees in stick and micro-slip (docs).
+    """
+
+    name: str
+    code: str
+    source: str
+    integrator: str
+    limit: str
+    history: str
+    step: Callable
+    stick: str = ""
+
+    def elastic_force(self, history: float, p: dict) -> float:
+        """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
+        if self.history == "displacement":
+            return -p["k_t"] * history
+        return history if self.history == "elastic force" else 0.0
+
+    def elastic_energy(self, history: float, p: dict) -> float:
+        """The energy stored in the tangential spring: ``k_t xi^2/2`` or ``F_e^2/(2 k_t)``."""
+        if self.history == "displacement":
+            return 0.5 * p["k_t"] * history ** 2
+        if self.history == "elastic force":
+            return 0.5 * history ** 2 / p["k_t"]
+        return 0.0
+
+
+def register_slip_rule(rule: SlipRule) -> SlipRule:
+    """Add ``rule`` to :data:`SLIP_RULES` (ValueError if its name is taken)."""
+    if rule.name in SLIP_RULES:
+        raise ValueError(f"slip rule {rule.name!r} is already registered")
+    if rule.integrator not in ("velocity-verlet", "symplectic-euler"):
+        raise ValueError(f"slip rule {rule.name!r}: integrator must be 'velocity-verlet' or 'symplectic-euler', "
+                         f"got {rule.integrator!r}")
+    SLIP_RULES[rule.name] = rule
+    return rule
+
+
+def get_slip_rule(name: str) -> SlipRule:
+    """The registered rule ``name``; ValueError naming the choices otherwise."""
+    if name not in SLIP_RULES:
+        raise ValueError(f"unknown slip rule {name!r}; choose one of {sorted(SLIP_RULES)}")
+    return SLIP_RULES[name]
+
+
+def lammps_linear_history(shear, vtr, Fn, dt, p):
+    """LAMMPS ``linear_history``: ``shear += vtr dt``; ``fs = -k shear - damp vtr``; if
+    ``|fs| > Fscrit``: ``fs`` rescaled to ``Fscrit`` and ``shear = -(fs - fdamp)/k``
+    (zero force if ``shear == 0``)."""
+    k, damp = p["k_t"], p["gamma_t"]
+    Fscrit = Fn * p["mu"]
+    shear = shear + dt * vtr
+    fdamp = -damp * vtr
+    fs = -k * shear + fdamp
+    if abs(fs) > Fscrit:
+        if shear != 0.0:
+            fs = Fscrit / abs(fs) * fs
+            shear = -(fs - fdamp) / k
+        else:
+            fs = 0.0
+    return fs, shear
+
+
+def lammps_linear_history_classic(shear, vtr, Fn, dt, p):
+    """LAMMPS ``linear_history_classic`` (``pair gran/hooke/history``): increment, then
+    ``shrmag`` taken before the projection (the identity here), then as
+    :func:`lammps_linear_history`."""
+    k, damp = p["k_t"], p["gamma_t"]
+    Fscrit = Fn * p["mu"]
+    shear = shear + dt * vtr
+    shrmag = abs(shear)
+    fdamp = -damp * vtr
+    fs = -k * shear + fdamp
+    magfs = abs(fs)
+    if magfs > Fscrit:
+        if shrmag != 0.0:
+            fs = Fscrit / magfs * fs
+            shear = -(fs - fdamp) / k
+        else:
+            fs = 0.0
+    return fs, shear
+
+
+def liggghts_history(shear, vtr, Fn, dt, p):
+    """LIGGGHTS ``tangential_model_history``: ``shear += vtr dt``; the *elastic* force
+    ``-kt shear`` tested against ``xmu |Fn|``: beyond, capped (``shear = -Ft/kt``, zero
+    force if ``shear == 0``) and no damping; below, the damping ``-gammat vtr`` added."""
+    kt = p["k_t"]
+    shear = shear + vtr * dt
+    Ft = -(kt * shear)
+    Ft_shear = kt * abs(shear)
+    Ft_friction = p["mu"] * abs(Fn)
+    if Ft_shear > Ft_friction:
+        if shear != 0.0:
+            Ft *= Ft_friction / Ft_shear
+            shear = -Ft / kt
+        else:
+            Ft = 0.0
+    else:
+        Ft -= p["gamma_t"] * vtr
+    return Ft, shear
+
+
+def mercury_sliding_friction(spring, v_t, Fn, dt, p):
+    """MercuryDPM ``SlidingFrictionInteraction::computeForce`` (particle-wall, ``mu_s =
+    mu_d = mu``): nothing where ``|F_n| == 0``; ``spring += v_t dt``; ``F = -k spring -
+    nu v_t``; if ``F^2 <= (mu_s F_n)^2`` it sticks, else ``F`` is rescaled to ``mu_d |F_n|``
+    and ``spring = -(F + nu v_t)/k``."""
+    if Fn == 0.0:
+        return 0.0, spring
+    k, nu, mu = p["k_t"], p["gamma_t"], p["mu"]
+    spring = spring + v_t * dt
+    F = -k * spring - nu * v_t
+    if F * F <= (mu * Fn) ** 2:
+        return F, spring
+    F *= mu * Fn / math.sqrt(F * F)
+    return F, -(F + nu * v_t) / k
+
+
+def yade_viscoelastic(shear_force, v_t, Fn, dt, p):
+    """YADE ``Law2_ScGeom_ViscElPhys_Basic``: the elastic shear force on the sphere
+    ``F_e -= ks dt v_t`` (YADE's ``shearForce += ks dt shearVelocity`` acts with a minus
+    sign on body 1); if ``F_e^2 > (F_n tan phi)^2`` it is scaled to the limit and the
+    viscous part is zero, else ``-cs v_t`` is added."""
+    Fe = shear_force - p["k_t"] * dt * v_t
+    maxFs = Fn * Fn * p["mu"] ** 2
+    if Fe * Fe > maxFs:
+        Fe *= math.sqrt(maxFs) / abs(Fe)
+        return Fe, Fe
+    return Fe - p["gamma_t"] * v_t, Fe
+
+
+def kratos_linear_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
+    """Kratos ``CalculateTangentialForceWithNeighbour`` (``mu_s = mu_d``): ``F_e = F_e^old -
+    kt v_t dt``, ``F_v = -ct v_t``; where ``|F_e + F_v| > mu F_n``: same signs and ``|F_e| >
+    mu F_n`` -> ``F_e`` capped, ``F_v = 0``; same signs otherwise -> ``F_v`` trimmed to
+    ``mu F_n - |F_e|``; opposite signs and ``|F_v| >= |F_e|`` -> ``F_v`` scaled to ``mu F_n +
+    |F_e|``; opposite signs otherwise -> ``F_e`` capped, ``F_v = 0``."""
+    Fe = Fe_old - p["k_t"] * v_t * dt
+    Fv = -p["gamma_t"] * v_t
+    Fmax = Fn * p["mu"]
+    if abs(Fe + Fv) > Fmax:
+        ae, av = abs(Fe), abs(Fv)
+        if Fe * Fv >= 0.0:
+            if ae > Fmax:
+                Fe, Fv = Fe * Fmax / ae, 0.0
+            else:
+                Fv *= (Fmax - ae) / av
+        elif av >= ae:
+            Fv *= (Fmax + ae) / av
+        else:
+            Fe, Fv = Fe * Fmax / ae, 0.0
+    return Fe + Fv, Fe
+
+
+def chrono_smc_onestep(_none, v_t, Fn, dt, p):
+    """Chrono ``ChDefaultContactForceTorqueSMC`` (Hooke, ``OneStep``): no history,
+    ``forceT = min(kt |v_t| dT + gt |v_t|, mu |F_n|)`` against ``v_t`` where ``|v_t| >=
+    p["slip_threshold"]`` (``ChSystemSMC``'s default 1e-4 m/s), else none."""
+    speed = abs(v_t)
+    forceT = min(p["k_t"] * speed * dt + p["gamma_t"] * speed, p["mu"] * abs(Fn))
+    if speed >= p.get("slip_threshold", 1e-4):
+        return -forceT / speed * v_t, 0.0
+    return 0.0, 0.0
+
+
+D_SDS_USER = ("D-SDS: stick while |k xi + gamma v| < mu F_n; in micro-slip the spring is reset every step so "
+              "that the total force sits on the cap")
+register_slip_rule(SlipRule(
+    "lammps-linear-history", "LAMMPS pair granular / fix wall/gran, tangential linear_history",
+    "lammps/lammps src/GRANULAR/gran_sub_mod_tangential.cpp @ 079d233c5bd8, "
+    "GranSubModTangentialLinearHistory::calculate_forces", "velocity-verlet", "d-sds", "displacement",
+    lammps_linear_history, D_SDS_USER))
+register_slip_rule(SlipRule(
+    "lammps-linear-history-classic", "LAMMPS pair gran/hooke/history (tangential linear_history_classic)",
+    "lammps/lammps src/GRANULAR/gran_sub_mod_tangential.cpp @ 079d233c5bd8, "
+    "GranSubModTangentialLinearHistoryClassic::calculate_forces", "velocity-verlet", "d-sds", "displacement",
+    lammps_linear_history_classic, D_SDS_USER + " (LAMMPS's linear_history step in a plane)"))
+register_slip_rule(SlipRule(
+    "mercurydpm-sliding-friction", "MercuryDPM SlidingFrictionSpecies (mu_s = mu_d)",
+    "MercuryDPM Kernel/Interactions/FrictionForceInteractions/SlidingFrictionInteraction.cc (gladk/MercuryDPM "
+    "@ 1192cf179d3a), SlidingFrictionInteraction::computeForce", "velocity-verlet", "d-sds", "displacement",
+    mercury_sliding_friction, D_SDS_USER + "; the spring is frozen while F_n = 0"))
+register_slip_rule(SlipRule(
+    "liggghts-history", "LIGGGHTS tangential_model history",
+    "CFDEMproject/LIGGGHTS-PUBLIC src/tangential_model_history.h @ 25fc3965f1d8, surfacesIntersect",
+    "velocity-verlet", "sds-elastic-test", "displacement", liggghts_history,
+    "stick while k|xi| < mu F_n, with the dashpot added (|F| may exceed mu F_n by gamma |v|); at slip onset the "
+    "dashpot is dropped: the force jumps by gamma v"))
+register_slip_rule(SlipRule(
+    "yade-viscoelastic", "YADE ViscElMat / Law2_ScGeom_ViscElPhys_Basic",
+    "YADE pkg/dem/ViscoelasticPM.cpp (Togekey/yade_trunk @ a6084d6c98b1), Law2_ScGeom_ViscElPhys_Basic::go",
+    "symplectic-euler", "sds-elastic-test", "elastic force", yade_viscoelastic,
+    "as LIGGGHTS (same limit); the leapfrog step lags the force by half a step"))
+register_slip_rule(SlipRule(
+    "kratos-linear-viscous-coulomb", "Kratos DEM DEM_D_Linear_viscous_Coulomb",
+    "KratosMultiphysics/Kratos applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h "
+    "@ 016af01bda3b, CalculateTangentialForceWithNeighbour", "symplectic-euler", "sds-trim", "elastic force",
+    kratos_linear_viscous_coulomb,
+    "the total force is clipped to mu F_n but the spring keeps loading until its elastic part alone reaches the "
+    "cap: in micro-slip the spring stores more than the D-SDS's (the function as read; the Kratos wheel ends near "
+    "the D-SDS)"))
+register_slip_rule(SlipRule(
+    "chrono-smc-onestep", "Chrono SMC, Hooke, tangential displacement OneStep",
+    "projectchrono/chrono src/chrono/physics/ChContactSMC.cpp @ 2b5757964b28, "
+    "ChDefaultContactForceTorqueSMC::CalculateForceTorque", "symplectic-euler", "coulomb-viscous", "none",
+    chrono_smc_onestep,
+    "no stick at all: a viscous force min(gamma |v|, mu F_n) (the spring term k |v| dt vanishes with dt); "
+    "no force below the slip-velocity threshold"))

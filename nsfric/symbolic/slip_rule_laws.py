@@ -1,0 +1,99 @@
+"""The continuous limits (``dt -> 0``) of the production DEM codes' tangential rules that
+are not laws of the papers (the slip-rule zoo, :mod:`nsfric.schemes.slip_rules`).
+
+Each law is derived from its code's step, not assumed; the step rules are transcribed in
+:mod:`nsfric.schemes.slip_rules` (repository, path and commit of each source there).
+
+* :func:`sds_elastic_test` -- LIGGGHTS ``tangential_model_history.h`` and YADE
+  ``ViscoelasticPM.cpp``: the step adds ``v dt`` to the spring, tests the *elastic* part
+  ``k |xi|`` against ``mu F_n``, caps the spring there and drops the dashpot, and adds
+  the dashpot only while the elastic part is below the cap.  As ``dt -> 0``: the spring
+  ``xi' = v`` below the cap; on the cap the spring stays there (its increment
+  ``v dt`` is cut each step) as long as ``v`` pushes it outward faster than the cap
+  moves, i.e. a constrained sliding mode on ``k |xi| = bound`` with the force
+  ``-bound sign(xi)`` -- the spring-slider of
+  :func:`~nsfric.symbolic.tangential.spring_dashpot_slider` without dashpot, plus the
+  dashpot ``-gamma v`` in its sticking mode only.  The force jumps by ``gamma v`` where
+  the spring reaches the cap.
+* :func:`sds_trim` -- Kratos DEM ``DEM_D_Linear_viscous_Coulomb_CL.h``
+  (``CalculateTangentialForceWithNeighbour``, four branches): the elastic force is
+  incremented by ``-k v dt``; where the total ``|F_e + F_v|`` exceeds ``mu F_n`` and
+  ``|F_e|`` alone does, ``F_e`` is capped and ``F_v`` dropped; where ``|F_e|`` alone
+  does not, only ``F_v`` is trimmed so that the total is ``mu F_n``, and ``F_e`` keeps
+  its increment.  As ``dt -> 0``: the force is ``clip(-k xi - gamma v, -bound, bound)``
+  (as C-SDS's), but the spring moves with ``xi' = v`` until its *elastic* part reaches
+  the cap, where it is held (constrained sliding, as above).  The force is continuous.
+  It is the limit of that function as read: the Kratos DEM wheel (10.4.4) on the
+  sphere-wall impact ends near the D-SDS instead (``tests/test_slip_rules.py``), so the
+  code around the function changes the step.
+
+Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
+(:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
+LAMMPS ``linear_history`` (and ``linear_history_classic``) and MercuryDPM's sliding
+friction converge to the D-SDS.
+"""
+from __future__ import annotations
+
+from .laws import Branch, F_max, LawSliding, P, TangentialLaw, gamma, k, register_law, v, xi
+
+ZOO = "nsfric slip-rule zoo: the dt -> 0 limit of"
+LIGGGHTS_YADE = (f"{ZOO} LIGGGHTS tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE "
+                 "ViscoelasticPM.cpp (yade/trunk)")
+KRATOS = (f"{ZOO} Kratos DEM DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, "
+          "applications/DEMApplication/custom_constitutive)")
+
+
+def _params():
+    return (P(k, 1.0, 0, lo_open=True, doc="tangential spring stiffness", unit="n.u."),
+            P(gamma, 2.0, 0, doc="tangential damping", unit="n.u."),
+            P(F_max, 1.0, 0, lo_open=True, doc="critical force mu F_n", unit="n.u."))
+
+
+def _caps(bound, stick: str, F_plus=None, F_minus=None):
+    """The spring held at its elastic cap ``-k xi = +-bound``: constrained slidings on
+    ``e_plus = -k xi - bound`` and ``e_minus = -k xi + bound``, left towards ``stick``."""
+    return {"cap+": LawSliding("e_plus", "constrained", xi, None, stick, F=bound if F_plus is None else F_plus,
+                               entry_kind="slip"),
+            "cap-": LawSliding("e_minus", "constrained", xi, stick, None, F=-bound if F_minus is None else F_minus,
+                               entry_kind="slip")}
+
+
+def sds_elastic_test(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
+    """Spring-slider tested on its elastic part, dashpot while sticking only (the limit of
+    LIGGGHTS's and YADE's step; module docstring).
+
+    Sticking (``|k xi| < bound``): ``F = -k xi - gamma v``, ``xi' = v``.  Slipping: the
+    spring held at ``-k xi = +-bound`` (constrained), ``F = +-bound`` (no dashpot), left
+    when ``v`` no longer pushes the spring beyond the cap.  ``k``, ``gamma``, ``bound``
+    may be expressions; ``params`` default: ``k, gamma, F_max``.
+    """
+    elastic = -k * xi
+    switching = {"e_plus": elastic - bound, "e_minus": elastic + bound}
+    branches = {"stick": Branch({"e_plus": -1, "e_minus": 1}, elastic - gamma * v, {xi: v}, "stick")}
+    return TangentialLaw("sds-elastic-test", LIGGGHTS_YADE, (xi,), _params() if params is None else params,
+                         switching, branches, _caps(bound, "stick"), doc=sds_elastic_test.__doc__)
+
+
+def sds_trim(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
+    """Total force clipped without resetting the spring, elastic part capped (the limit of
+    Kratos DEM's step; module docstring).
+
+    ``F = clip(-k xi - gamma v, -bound, bound)``; ``xi' = v`` while ``|k xi| < bound``
+    (modes ``stick`` and ``trim+``/``trim-``: the dashpot trimmed so that ``|F| =
+    bound``); the spring held at ``-k xi = +-bound`` beyond (constrained modes
+    ``cap+``/``cap-``, ``F = +-bound``).  ``params`` default: ``k, gamma, F_max``.
+    """
+    F_S = -k * xi - gamma * v
+    switching = {"h_plus": F_S - bound, "h_minus": F_S + bound, "e_plus": -k * xi - bound,
+                 "e_minus": -k * xi + bound}
+    branches = {"stick": Branch({"h_plus": -1, "h_minus": 1}, F_S, {xi: v}, "stick"),
+                "trim+": Branch({"h_plus": 1, "e_plus": -1}, bound, {xi: v}, "trim"),
+                "trim-": Branch({"h_minus": -1, "e_minus": 1}, -bound, {xi: v}, "trim")}
+    slidings = {"cap+": LawSliding("e_plus", "constrained", xi, None, "trim+", F=bound, entry_kind="slip"),
+                "cap-": LawSliding("e_minus", "constrained", xi, "trim-", None, F=-bound, entry_kind="slip")}
+    return TangentialLaw("sds-trim", KRATOS, (xi,), _params() if params is None else params, switching, branches,
+                         slidings, doc=sds_trim.__doc__)
+
+
+for _law in (sds_elastic_test, sds_trim):
+    register_law(_law)
