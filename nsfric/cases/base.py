@@ -486,3 +486,47 @@ def verify(case, law=None, convention=None, out=None, beside=False, **options):
             result.write(stage)
         return result
     return _verify(_case(case), law, convention=convention, **options)
+
+
+def split_composed_law(law: str, case: str, tangential, normal, default_normal: str = "linear-dashpot") -> tuple:
+    """``(tangential, normal)`` of a case law named ``T`` or ``T/N`` (the normal law
+    ``default_normal`` when none is named), each checked against the case's names;
+    ValueError naming the case and both lists otherwise."""
+    t, _, n = str(law).partition("/")
+    n = n or default_normal
+    if t not in tangential or n not in normal:
+        raise ValueError(f"unknown law {law!r} for case {case!r}: give TANGENTIAL or TANGENTIAL/NORMAL with "
+                         f"TANGENTIAL in {list(tangential)} and NORMAL in {list(normal)}")
+    return t, n
+
+
+class ComposedLaws:
+    """Mix-in of a :class:`Case` whose laws are a tangential law, optionally with a normal
+    one, ``T`` or ``T/N``: the law check, the model by :meth:`build_model` and the solver
+    defaults by the tangential part.
+
+    A case sets :attr:`tangential_laws`, :attr:`normal_laws`, :attr:`solver_defaults`
+    (``{(tangential, solver): options}``) and ``build_model(law)``.
+    """
+
+    tangential_laws: tuple = ()
+    normal_laws: tuple = ("linear-dashpot",)
+    default_normal = "linear-dashpot"
+    solver_defaults: dict = {}
+
+    def split_law(self, law: str) -> tuple:
+        """``(tangential, normal)`` of ``law`` (:func:`split_composed_law`)."""
+        return split_composed_law(law, self.name, self.tangential_laws, self.normal_laws, self.default_normal)
+
+    def default_solver_options(self, law: str, solver: str) -> dict:
+        """:attr:`solver_defaults` of the tangential part of ``law`` with ``solver``."""
+        return dict(self.solver_defaults.get((self.split_law(law)[0], solver), {}))
+
+    def check_law(self, law):
+        law = self.default_law if law is None else law
+        self.split_law(law)
+        return law
+
+    def build(self, law: str):
+        return self.build_model(law)
+

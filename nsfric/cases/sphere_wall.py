@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from nsfric.cases.base import Case
+from nsfric.cases.base import Case, ComposedLaws, split_composed_law
 from nsfric.symbolic import laws as L
 from nsfric.symbolic import slip_rule_laws as Z
 from nsfric.symbolic import tangential as T
@@ -122,12 +122,7 @@ class SphereOnWall(Kinematics):
 
 def split_law(law: str) -> tuple:
     """``(tangential, normal)`` of a case law ``T`` or ``T/N``; ValueError otherwise."""
-    t, _, n = law.partition("/")
-    n = n or "linear-dashpot"
-    if t not in TANGENTIAL + ZOO_TANGENTIAL or n not in NORMAL:
-        raise ValueError(f"unknown law {law!r} for case 'sphere-wall': give TANGENTIAL or TANGENTIAL/NORMAL with "
-                         f"TANGENTIAL in {list(TANGENTIAL + ZOO_TANGENTIAL)} and NORMAL in {list(NORMAL)}")
-    return t, n
+    return split_composed_law(law, "sphere-wall", TANGENTIAL + ZOO_TANGENTIAL, NORMAL)
 
 
 def tangential_law(name: str):
@@ -209,7 +204,7 @@ def gross_sliding_psi_f(values: dict, impulse: float) -> float:
     return values["psi_i"] - values["mu"] * impulse * (1 / m + R ** 2 / I) / values["v_n"]
 
 
-class SphereWall(Case):
+class SphereWall(ComposedLaws, Case):
     name = "sphere-wall"
     reference = REFERENCE
     laws = TANGENTIAL + tuple(f"{t}/linear-dashpot-force-end" for t in TANGENTIAL)
@@ -224,16 +219,8 @@ class SphereWall(Case):
     solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim")
                        for s in ("filippov", "ida")}
 
-    def default_solver_options(self, law: str, solver: str) -> dict:
-        return dict(self.solver_defaults.get((split_law(law)[0], solver), {}))
-
-    def check_law(self, law):
-        law = self.default_law if law is None else law
-        split_law(law)
-        return law
-
-    def build(self, law: str):
-        return build_model(law)
+    tangential_laws, normal_laws = TANGENTIAL + ZOO_TANGENTIAL, NORMAL
+    build_model = staticmethod(build_model)
 
     def y0(self, law, values) -> np.ndarray:
         """Touching (``y = R``), ``vy = -v_n``, spin ``omega_i`` and ``vx = psi_i v_n - R omega_i``."""

@@ -54,7 +54,7 @@ from nsfric.symbolic import normal as N
 from nsfric.symbolic import tangential as T
 from nsfric.symbolic.coupling import couple
 from nsfric.symbolic.kinematics import PlanarDiscs
-from nsfric.cases.base import Case
+from nsfric.cases.base import Case, ComposedLaws, split_composed_law
 from nsfric.papers.schafer1996.normal_impact import closed_form
 
 REFERENCE = "Schäfer, Dippel & Wolf (1996) §3, eqs 13-24, Figs 3-6"
@@ -90,12 +90,7 @@ GAMMA_T = L.P(T.gamma_t, 2 / 7 * 2.06, 0, lo_open=True, doc="tangential damping 
 
 def split_law(law: str) -> tuple:
     """``(tangential, normal)`` of a case law ``T`` or ``T/N``; ValueError otherwise."""
-    t, _, n = law.partition("/")
-    n = n or "linear-dashpot"
-    if t not in TANGENTIAL or n not in NORMAL:
-        raise ValueError(f"unknown law {law!r} for case 'oblique-impact': give TANGENTIAL or TANGENTIAL/NORMAL "
-                         f"with TANGENTIAL in {list(TANGENTIAL)} and NORMAL in {list(NORMAL)}")
-    return t, n
+    return split_composed_law(law, "oblique-impact", TANGENTIAL, NORMAL)
 
 
 def tangential_law(name: str, normal: str):
@@ -133,7 +128,7 @@ def build_model(law: str, arm: bool = False):
                   params=extra, reference=f"{REFERENCE}; {normal.reference}")
 
 
-class ObliqueImpact(Case):
+class ObliqueImpact(ComposedLaws, Case):
     name = "oblique-impact"
     reference = REFERENCE
     laws = TANGENTIAL + ("cundall-strack/kuwabara-kono",)
@@ -159,17 +154,8 @@ class ObliqueImpact(Case):
                        ("walton-braun-mindlin", "ida"): {"atol": 1e-16},
                        **{(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds") for s in ("filippov", "ida")}}
 
-    def default_solver_options(self, law: str, solver: str) -> dict:
-        """:attr:`solver_defaults` of the tangential part of ``law`` with ``solver``."""
-        return dict(self.solver_defaults.get((split_law(law)[0], solver), {}))
-
-    def check_law(self, law):
-        law = self.default_law if law is None else law
-        split_law(law)
-        return law
-
-    def build(self, law: str):
-        return build_model(law)
+    tangential_laws, normal_laws = TANGENTIAL, NORMAL
+    build_model = staticmethod(build_model)
 
     def _problem(self, model, law, params, t_end):
         """:meth:`Case._problem` on the model with the lever arm a parameter where
