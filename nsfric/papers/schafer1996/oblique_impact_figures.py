@@ -4,8 +4,9 @@ Fig 3: ``psi_f`` against ``psi_i`` and Fig 4: the total restitution ``e`` agains
 ``sin(theta)``, one panel per tangential law with the caption's parameter sets (a:
 Coulomb ``mu = 0.15, 0.25, 0.35``; b: viscous ``gamma_s = 1, 3, 20 kg/s``; c: eq 15 with
 the same ``gamma_s``; d: Cundall-Strack ``k_s/k_n = 1, 2/7, 1/5``; e: Walton-Braun-Mindlin
-``k_s^0/k_n = 1, 2/3, 1/3``; f: saw-tooth ``zeta_0 = 1e-8 m``, and 1e-7, 1e-9 m on fewer
-points) and two more panels, Führer et al.'s D-SDS and C-SDS with ``k_s/k_n = 2/7``.  Figs
+``k_s^0/k_n = 1, 2/3, 1/3``; f: saw-tooth ``zeta_0 = 1e-8 m``, and 1e-7 m on the same
+points, 1e-9 m on the first four, up to ``psi_i = 1.17``: every tooth edge is an event, 18 s
+of CPU at ``psi_i = 0.5``, 62 s at 3) and two more panels, Führer et al.'s D-SDS and C-SDS with ``k_s/k_n = 2/7``.  Figs
 5-6: the Hertz-Kuwabara-Kono normal force (eq 9) with Cundall-Strack ``k_s = 9.43e4 N/m``
 (eq 24) at ``v_rel = 0.1, 1, 10 m/s`` (``v_n = v_rel cos(theta)``).
 
@@ -31,6 +32,10 @@ from nsfric.study.sweep import sweep
 PSI = np.linspace(0.1, 5.0, 30)
 #: the saw-tooth's grid: every tooth edge is an event (~zeta^f/zeta_0 of them)
 PSI_SAWTOOTH = np.linspace(0.25, 3.0, 10)
+#: the grid of ``zeta_0 = 1e-9 m`` (ten times the events of 1e-8 m): the first four points
+PSI_SAWTOOTH_FINE = PSI_SAWTOOTH[:4]
+#: the saw-tooth periods of Fig 3f: the paper's and the two it says do not visibly alter the curve
+ZETA_0 = (1e-8, 1e-7, 1e-9)
 STYLES = (":", "--", "-.")
 #: panel -> (law, varied parameter, values, title, psi grids per value)
 PANELS = {
@@ -39,8 +44,7 @@ PANELS = {
     "c": ("coulomb-viscous", "gamma_s", (1.0, 3.0, 20.0), "Coulomb-viscous, eq 15", None),
     "d": ("cundall-strack", "ks_ratio", (1.0, 2 / 7, 1 / 5), "Cundall-Strack, eqs 16-17", None),
     "e": ("walton-braun-mindlin", "ks0_ratio", (1.0, 2 / 3, 1 / 3), "Walton-Braun-Mindlin, eqs 20-21", None),
-    "f": ("saw-tooth", "zeta_0", (1e-8, 1e-7, 1e-9), "saw-tooth, eq 22",
-          (PSI_SAWTOOTH, PSI_SAWTOOTH, np.array([0.25]))),
+    "f": ("saw-tooth", "zeta_0", ZETA_0, "saw-tooth, eq 22", (PSI_SAWTOOTH, PSI_SAWTOOTH, PSI_SAWTOOTH_FINE)),
     "g": ("d-sds", "ks_ratio", (2 / 7,), "D-SDS (Führer et al.)", None),
     "h": ("c-sds", "ks_ratio", (2 / 7,), "C-SDS (Führer et al.)", None),
 }
@@ -256,6 +260,23 @@ def plot_brake(data, path):
     return save(fig, path)
 
 
+def sawtooth_zeta0(cols) -> dict:
+    """The saw-tooth's ``psi_f(psi_i)`` for each ``zeta_0`` of :data:`ZETA_0` on the grid of
+    1e-8 m (NaN where a period was not computed) and the difference of each from 1e-8 m:
+    what the paper says is not visible ("changing zeta_0 to 1e-7 m or 1e-9 m does not
+    visibly alter the curve")."""
+    label = lambda z: f"f saw-tooth zeta_0={z:.4g}"  # noqa: E731
+    psi = np.asarray(cols[f"psi_i {label(ZETA_0[0])}"], float)
+    out = {"psi_i": psi}
+    for z in ZETA_0:
+        x, y = np.asarray(cols[f"psi_i {label(z)}"], float), np.asarray(cols[f"psi_f {label(z)}"], float)
+        out[f"psi_f zeta_0={z:g}"] = np.array([y[np.isclose(x, p)][0] if np.any(np.isclose(x, p)) else np.nan
+                                               for p in psi])
+    for z in ZETA_0[1:]:
+        out[f"psi_f zeta_0={z:g} - psi_f zeta_0={ZETA_0[0]:g}"] = out[f"psi_f zeta_0={z:g}"] - out[f"psi_f zeta_0={ZETA_0[0]:g}"]
+    return out
+
+
 def _labels(cols, prefix):
     return [k[len(prefix) + 1:] for k in cols if k.startswith(prefix + " ")]
 
@@ -334,6 +355,12 @@ def write_all(case, out_dir, params=None, progress=None, **sweep_options) -> lis
                 "failed_points": data["notes"], "wall_seconds": data["wall_seconds"]}
         written += _write(case, out_dir, fig, keep, meta, params)
         written.append(plot_panels(data, os.path.join(out_dir, f"{fig}.png"), q))
+    written += _write(case, out_dir, "sawtooth-zeta0", sawtooth_zeta0(data["columns"]),
+                      {"figure": "Schäfer, Dippel & Wolf (1996) Fig 3f and the sentence after eq 22",
+                       "law": "saw-tooth", "zeta_0": list(ZETA_0),
+                       "claim": "changing zeta_0 to 1e-7 m or 1e-9 m does not visibly alter the curve",
+                       "psi_f": "v_s^f / v_n^i; NaN where a period was not computed (1e-9 m: psi_i <= 1.17)",
+                       "failed_points": data["notes"]}, params)
     hkk = hkk_data(case, params, progress, **sweep_options)
     for fig, q in (("fig5", "psi_f"), ("fig6", "e")):
         keep = {k: v for k, v in hkk["columns"].items() if k.split(" ", 1)[0] in ("psi_i", "sin_theta", q)}
