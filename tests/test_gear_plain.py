@@ -86,3 +86,35 @@ def test_gear_verdict_holds_at_the_papers_step_only(gear_out):
     assert of_order(v["nsfric"], -4)
     by = {r["name"]: r for r in v["readings"]}
     assert by["dt = t_n/100 exactly, e_n after separation"]["value"] < 1e-6
+
+
+@pytest.fixture(scope="module")
+def fig2_out(tmp_path_factory):
+    """Fig 2's columns over 0.2-3.5 m/s and the dashpot's reference summary (the files
+    the verdicts read), written by nsfric."""
+    from nsfric.io import write_csv_with_sidecar
+    from nsfric.papers.schafer1996.normal_impact_figures import FIG2_SPEEDS, fig2_data
+
+    out = tmp_path_factory.mktemp("fig2")
+    speeds = FIG2_SPEEDS[(FIG2_SPEEDS > 0.2) & (FIG2_SPEEDS < 3.5)]
+    write_csv_with_sidecar(str(out / "fig2.csv"), fig2_data(CASE, speeds=speeds), {"case": CASE.name})
+    (out / "reference-linear-dashpot.json").write_text(
+        json.dumps({"summary": reference_restitution(CASE, LAW, {"v_i": 1.0})}))
+    return out
+
+
+def test_parameters_chosen_for_e_n_and_t_n_are_inputs(fig2_out):
+    """e_n = 0.87 and t_n = 1e-5 s follow from the paper's k_n and gamma_n, chosen for them:
+    inputs read back, not verdicts."""
+    vs = case_verdicts("normal-impact", str(fig2_out))
+    inputs = [v for v in vs if v["kind"] == "input"]
+    assert sorted(v["paper"] for v in inputs) == [1e-5, 0.87]
+    assert not any(v["paper"] in (0.87, 1e-5) and v["place"] == "eqs 3-4" for v in vs if v["kind"] == "claim")
+
+
+def test_eq8_over_foersters_range_both_readings(fig2_out):
+    """The paper: Foerster et al. measured in 0.29-1.2 m/s; both that range and 0.3-3 m/s
+    give a mean e_n within 0.02 of 0.87."""
+    (v,) = [v for v in case_verdicts("normal-impact", str(fig2_out)) if v["id"] == "eq8-e_n-over-foerster-range"]
+    assert v["status"] == "match" and v["holds_under"] == ["0.29-1.2 m/s", "0.3-3 m/s"], v
+    assert abs(v["readings"][0]["value"] - 0.868) < 1e-3
