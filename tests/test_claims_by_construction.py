@@ -19,3 +19,15 @@ def test_eq11_is_not_a_verdict_but_a_check(tmp_path):
         places = [v["place"] for v in get_case(case).verdicts(str(tmp_path))]
         assert places and "eq 11" not in places, (case, places)
     assert "csds-energy-balance" in CHECKS
+
+
+def test_one_fuhrer_claim_in_1d_and_in_the_plane_is_one_verdict(tmp_path):
+    """The single smooth stick and 'no energy created' are tested in both cases: one id each,
+    merged into one verdict listing both cases."""
+    from nsfric.cases.verdicts import merge_claims
+
+    vs = merge_claims(get_case("sliding-plates").verdicts(str(tmp_path))
+                      + get_case("sliding-plates-2d").verdicts(str(tmp_path)))
+    for claim in ("csds-slides-then-sticks-once", "csds-creates-no-energy"):
+        (v,) = [v for v in vs if v["id"] == claim]
+        assert v["cases"] == ["sliding-plates", "sliding-plates-2d"], v
