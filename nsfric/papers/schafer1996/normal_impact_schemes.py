@@ -214,7 +214,8 @@ def plot_schemes(rows, path, laws=STUDY_LAWS, schemes=STUDY_SCHEMES):
                 ax.set_xlabel("dt / t_n")
             if b == 0:
                 ax.set_ylabel("relative error of e_n (mean over phases)")
-    axes[0, 0].legend(fontsize=6, loc="lower right")
+    # one legend for all panels, outside them: inside a panel it hides curves
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), fontsize=7, loc="upper left", bbox_to_anchor=(0.905, 0.88))
     return save(fig, path)
 
 
