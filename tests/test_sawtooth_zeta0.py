@@ -41,7 +41,8 @@ def test_sawtooth_table_and_verdict(tmp_path):
     assert np.isnan(table["psi_f zeta_0=1e-09"][4]) and abs(table["psi_f zeta_0=1e-09 - psi_f zeta_0=1e-08"][1] - 0.13) < 1e-12
     _write(CASE, str(tmp_path), "sawtooth-zeta0", table, {}, {})
     (v,) = [v for v in case_verdicts("oblique-impact", str(tmp_path)) if v["id"] == "sawtooth-zeta0-invisible"]
-    assert v["status"] == "differs" and "0.13 at psi_i = 0.556" in v["note"], v
+    assert v["status"] == "differs" and "1e-09 m alters it visibly (largest difference 0.13 at psi_i = 0.556" in v["note"], v
+    assert "zeta_0=1e-07 m does not" in v["note"], v
     assert v["nsfric"]["zeta_0=1e-09"]["psi_i computed"] == 4
     cols = _columns({1e-8: base, 1e-7: [y + 0.01 for y in base], 1e-9: base[:4]})
     _write(CASE, str(tmp_path), "sawtooth-zeta0", sawtooth_zeta0(cols), {}, {})
