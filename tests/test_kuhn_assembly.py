@@ -111,3 +111,19 @@ def test_bad_input():
         random_assembly(C, at_limit=1.5)
     with pytest.raises(ValueError, match="frame"):
         adjust_frame(a.f_t, a.normal, np.zeros(3), np.zeros(3), "twirl")
+
+
+def test_fig6_analogue_is_labelled_with_its_stress_state(tmp_path):
+    """The Fig 6 analogue's assembly is not in equilibrium (asymmetric stress, q/p ~ 0.12,
+    the paper's ~0.8): its sidecar, title and caption say so (issue 28)."""
+    import json
+
+    from nsfric.cases.verdicts import case_captions
+    from nsfric.papers.kuhn.kuhn_contact_objectivity import stress_state, write
+
+    assert stress_state(np.diag([2.0, 1.0, 1.0]))["q_over_p"] == pytest.approx(3 / 4)
+    assert stress_state([[1, 0.5, 0], [0, 1, 0], [0, 0, 1]])["asymmetry"] > 0.2
+    write(str(tmp_path), {})
+    st = json.loads((tmp_path / "objectivity.json").read_text())["stress_state"]
+    assert 0.05 < st["q_over_p"] < 0.3 and st["asymmetry"] > 0.05, st
+    assert "not the paper's" in case_captions("kuhn-contact")["objectivity.png"]

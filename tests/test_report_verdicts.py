@@ -50,7 +50,7 @@ def test_fuhrer_verdicts_match(tmp_path):
     figs.run(case, str(tmp_path), jobs=1, quick=True)
     vs = case.verdicts(str(tmp_path))
     assert not [v for v in vs if v["status"] == "differs"]
-    assert sum(v["status"] == "match" for v in vs) >= 15
+    assert sum(v["status"] == "match" for v in vs) >= 14  # eq 11, an identity, is a check, not a verdict
     # the quick ladder has no v0 sweep: the energy exponents only come with the full run
     assert {v["quantity"][:40] for v in vs if v["status"] != "match"} <= {
         "D-SDS: exponent of the created energy in", "D-SDS (Euler, dt = 0.1): exponent of max"}

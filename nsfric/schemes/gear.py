@@ -8,9 +8,23 @@ at the predicted state, and all entries are corrected with
 coefficients ``l = (251/720, 1, 11/12, 1/3, 1/24)`` (Allen & Tildesley Table E.1; the
 Nordsieck form of the fourth-step Adams-Moulton corrector), one evaluation per step,
 order 5.  The corrected state is an assignment from the predicted state, adjusted by
-the law; the Nordsieck vector is (re)started from the exact Taylor coefficients (Lie
-derivatives of the mode's field, derived symbolically) at ``t = 0`` and after every
-mode change or adjustment (a jump makes the stored derivatives meaningless).
+the law.
+
+Two registered variants, which differ only in what happens at a mode change (a contact
+begins or ends, a slip reverses) or a law's adjustment of the state:
+
+* ``gear5`` -- as DEM codes run it (Allen & Tildesley; Schäfer et al.'s integrator): the
+  Nordsieck vector is started once, at ``t = 0``, and carried through every mode change;
+  an adjustment replaces its first entry (the state) only.  Its stored derivatives are
+  those of the field before the switch, as in any code that does not locate events.
+* ``gear5-exact-restart`` -- restarts the Nordsieck vector from the exact Taylor
+  coefficients (Lie derivatives of the new mode's field, derived symbolically) after
+  every mode change or adjustment.  No DEM code can do this: it shows what the restart,
+  not the scheme, contributes (at a switch that falls on a step point it gives the
+  nominal order 5).
+
+Both start at ``t = 0`` from the exact Taylor coefficients of the initial mode (in a free
+flight before a contact these are the state's own: the velocity, zeros beyond).
 """
 from __future__ import annotations
 
@@ -41,12 +55,22 @@ def lower_order_start(D):
 
 class Gear5(Scheme):
     """Gear fifth-order predictor-corrector (five-value Nordsieck, first-order form):
-    order 5, one field evaluation per step, multistep (restarted at jumps)."""
+    order 5, one field evaluation per step, multistep, carried through mode changes as DEM
+    codes run it (``exact_restart=False``) or restarted from the exact Taylor
+    coefficients at every mode change and adjustment (``exact_restart=True``)."""
 
-    name = "gear5"
     order = 5
     multistep = True
     reference = "Allen & Tildesley, Computer Simulation of Liquids, §3.2 and Appendix E; Gear (1971)"
+
+    def __init__(self, exact_restart: bool = False):
+        self.exact_restart = bool(exact_restart)
+        self.name = "gear5-exact-restart" if self.exact_restart else "gear5"
+        self.__doc__ = ("Gear fifth-order predictor-corrector (five-value Nordsieck): order 5, one field "
+                        "evaluation per step, multistep; " +
+                        ("restarted from the exact Taylor coefficients (symbolic Lie derivatives) at every "
+                         "mode change and adjustment -- no DEM code can do this" if self.exact_restart else
+                         "carried through every mode change, as DEM codes run it (Allen & Tildesley)") + ".")
 
     def start(self, field, t, u, h):
         mode, D = field.taylor(u, _Q - 1)
@@ -69,10 +93,10 @@ class Gear5(Scheme):
         y, adjusted = field.apply(zp[0] - _L[0] * zp[1], _L[0] * h, ev)
         if record is not None:
             record.append((t + h, zp[0], 1))
-        if adjusted or ev.mode != mode:
+        if self.exact_restart and (adjusted or ev.mode != mode):
             return y, self.start(field, t + h, y, h)
         zc[0] = y
-        return y, (zc, mode)
+        return y, (zc, ev.mode)
 
     def rescale(self, hist, ratio):
         z, mode = hist
@@ -80,6 +104,7 @@ class Gear5(Scheme):
 
 
 GEAR5 = register_scheme(Gear5())
+GEAR5_EXACT_RESTART = register_scheme(Gear5(exact_restart=True))
 
 
 # -- BDF in Gear's predictor-corrector form (Krengel & Matuttis §4) ----------------------

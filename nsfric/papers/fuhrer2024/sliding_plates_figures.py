@@ -66,6 +66,10 @@ def fig1_data(case, t_end=None):
     return {"runs": runs, "exact": {law: exact(case, law, t_end) for law in LAWS}}
 
 
+#: Fig 1's inset in the force panel (axes fraction: x0, y0, width, height)
+INSET = (0.6, 0.1, 0.36, 0.38)
+
+
 def plot_fig1(data, unit="n.u."):
     fig, axes = figure(3, 1, sharex=True, figsize=(7.0, 7.6))
     styles = {"D-SDS, Δt = 0.1": dict(color="C3", marker=".", ms=4, lw=0.9),
@@ -81,7 +85,8 @@ def plot_fig1(data, unit="n.u."):
         ax.grid(alpha=0.3)
     # the stick-slip at dt = 1e-3: amplitude ~ dt, frequency ~ 1/dt (Führer et al. §3.2)
     fine = data["runs"]["D-SDS, Δt = 0.001"]
-    ins = axes[2, 0].inset_axes([0.5, 0.42, 0.32, 0.5])
+    # lower right, clear of the C-SDS overshoot (F > 0 for t ~ 4-6) and of the D-SDS curves
+    ins = axes[2, 0].inset_axes(INSET)
     sel = fine.t <= 0.03
     ins.plot(fine.t[sel], fine["F"][sel], ".-", color="C2", ms=3, lw=0.8)
     ins.set_title("D-SDS, Δt = 0.001, t ≤ 0.03", fontsize=7)

@@ -48,13 +48,13 @@ def sliding_plates(out_dir: str) -> list:
     s.claim("Fig 1, §3.2", "C-SDS: slides, then passes smoothly into sticking, once",
             "one transition sliding -> sticking, no further switch",
             lambda: [e["kind"] for e in o.json("reference-c-sds.json")["events"]],
-            lambda kinds: kinds == ["stick"])
-    s.claim("eq 11", "C-SDS energy balance k xi.xi' + gamma xi'^2 - F.s = -F.v along the exact reference",
-            "holds identically", lambda: o.json("summary.json")["sanity_c_sds"]["eq11_max_abs_residual"],
-            lambda r: r <= 1e-12, note="max |residual| <= 1e-12")
+            lambda kinds: kinds == ["stick"], id="csds-slides-then-sticks-once")
+    # eq 11 (k xi.xi' + gamma xi'^2 - F.s = -F.v) is an identity of F = k xi + gamma xi' and
+    # s = v - xi', true by construction along any path: the symbolic check csds-energy-balance,
+    # not a verdict (its residual along the reference stays in summary.json)
     s.claim("§2.2.1", "C-SDS never creates energy: E + dissipated work constant",
             "no energy created", lambda: o.json("summary.json")["sanity_c_sds"]["eq11_integrated_budget_max_abs"],
-            lambda r: r <= 1e-10, note="max |E(t) + W_diss(t) - E(0)| <= 1e-10")
+            lambda r: r <= 1e-10, note="max |E(t) + W_diss(t) - E(0)| <= 1e-10", id="csds-creates-no-energy")
     s.claim("eqs 13-15", "C-SDS: loading rate smaller than v while sliding and loading",
             "|xi'| < |v|", lambda: o.json("summary.json")["sanity_c_sds"]["eq15_min_margin"],
             lambda m: m > 0, note="smallest margin |v| - |xi'| > 0")
@@ -119,18 +119,17 @@ def sliding_plates_2d(out_dir: str) -> list:
     but shows in 1D, checked in the tangential plane (``balance.json``)."""
     s = Sheet("sliding-plates-2d", SOURCE, out_dir)
     b = lambda: s.out.json("balance.json")["summary"]  # noqa: E731
-    s.claim("eq 11", "C-SDS in the plane: k xi.xi' + gamma xi'.xi' - F.s + F.v = 0 along the exact reference",
-            "holds identically", lambda: b()["eq11_max_abs_residual"], lambda r: r <= 1e-12,
-            note="max |residual| <= 1e-12")
+    # eq 11 in the plane: an identity, true by construction (check csds-energy-balance), no verdict
     s.claim("§2.2.1", "C-SDS in the plane never creates energy: E - E(0) + W_diss - W_ext = 0, dW_diss/dt >= 0",
             "no energy created", lambda: (b()["energy_budget_max_abs"], b()["min_dissipation_rate"]),
-            lambda r: r[0] <= 1e-10 and r[1] >= 0, note="(max |budget|, min dissipation rate)")
+            lambda r: r[0] <= 1e-10 and r[1] >= 0, note="(max |budget|, min dissipation rate)",
+            id="csds-creates-no-energy")
     s.claim("eqs 8-9", "C-SDS in the plane, sliding: |F| = F_max along F_S while the slip direction turns",
             "F = F_max F_S/|F_S|", lambda: b()["eq8_9_max_slip_residual"], lambda r: r <= 1e-12,
             note="max residual <= 1e-12, while the direction of F turns by about 78 deg (balance.png)")
     s.claim("Fig 1, §3.2", "C-SDS in the plane: slides, then passes smoothly into sticking, once",
             "one transition sliding -> sticking, no further switch", lambda: b()["events"],
-            lambda kinds: kinds == ["stick"])
+            lambda kinds: kinds == ["stick"], id="csds-slides-then-sticks-once")
     return s.items
 
 

@@ -1,6 +1,13 @@
 """``kuhn-contact``, the Fig 6 analogue: a random sphere assembly turned rigidly by 90 deg
 about x1 in 1000 increments, its Love-Weber stress restored to the original frame (eq 24)
 for each frame adjustment of the tangential forces (:mod:`nsfric.papers.kuhn.assembly`).
+
+**Not the paper's stress state.**  The contact forces are generated (random mobilisations),
+not the result of loading: the assembly is not in equilibrium, its stress is not symmetric
+and its deviator ratio ``q/p`` is about 0.12, where the paper's sheared assembly has about
+0.8.  It tests the frame adjustments over many contact orientations; the errors of the
+restored stress are not the paper's numbers (:func:`stress_state`, in the sidecar and the
+figure's title).
 """
 from __future__ import annotations
 
@@ -29,6 +36,18 @@ def objectivity_table(assembly=None, adjustments=ADJUSTMENTS, rotation=ROTATION)
     cols["error_ratio"] = cols["stress_error_half_N"] / cols["stress_error"]
     tensors = {"original": res["original"], **{k: res[k][0] for k in adjustments}}
     return cols, tensors, len(a.f_n)
+
+
+def stress_state(sigma) -> dict:
+    """How far a stress is from the paper's (Fig 6): ``asymmetry`` ``|sigma - sigma^T|/|sigma|``
+    (Frobenius; 0 in equilibrium) and the deviator ratio ``q/p`` of its symmetric part
+    (``p = tr/3``, ``q = sqrt(3/2 s:s)``)."""
+    sigma = np.asarray(sigma, dtype=float)
+    sym = (sigma + sigma.T) / 2
+    p = np.trace(sym) / 3
+    dev = sym - p * np.eye(3)
+    return {"asymmetry": float(np.linalg.norm(sigma - sigma.T) / np.linalg.norm(sigma)),
+            "q_over_p": float(np.sqrt(1.5 * np.sum(dev * dev)) / p)}
 
 
 def objectivity_figure(tensors, errors, path, shown=("none", "projection", "projection+twirl")):
@@ -61,8 +80,10 @@ def objectivity_figure(tensors, errors, path, shown=("none", "projection", "proj
                 title = "(a) original stress" if name == "original" else \
                     f"restored, {name}\nrelative error {errors[name]:.2g}"
                 ax.set_title(title, fontsize=9)
+    st = stress_state(sig)
     fig.suptitle("Fig 6 analogue: Love-Weber stress after a rigid 90 deg rotation about x1 (1000 increments), "
-                 "restored by eq 24", fontsize=10)
+                 "restored by eq 24\nnot the paper's assembly: generated forces, not in equilibrium (asymmetry "
+                 f"{st['asymmetry']:.2g}), q/p = {st['q_over_p']:.2g} (the paper's: about 0.8)", fontsize=10)
     return save(fig, path)
 
 
@@ -76,6 +97,8 @@ def write(out_dir, meta, progress=None):
     path = os.path.join(out_dir, "objectivity.csv")
     side = {**meta, "contacts": n_contacts, "rotation": "90 deg about x1", "N": ROTATION["N"],
             "stress_original": tensors["original"].tolist(),
+            "stress_state": {**stress_state(tensors["original"]), "paper_q_over_p": "about 0.8 (Fig 6)",
+                             "note": "generated contact forces, not in equilibrium: not the paper's stress state"},
             "stress_restored": {k: tensors[k].tolist() for k in ADJUSTMENTS}}
     written = [path, write_csv_with_sidecar(path, cols, side)]
     errors = dict(zip(cols["adjustment"], cols["stress_error"]))

@@ -129,7 +129,12 @@ def orders_figure(long, path):
         ax.set_title(mname + " (overlapping lines: equal errors)", fontsize=9)
         ax.set_xlabel("N increments")
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize=6)
+    # one legend for all panels, outside them (inside, it covers the curves)
+    handles = {}
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(lab, h)
+    fig.legend(list(handles.values()), list(handles), fontsize=7, loc="upper left", bbox_to_anchor=(0.91, 0.88))
     axes[0, 0].set_ylabel("|f_t - f_t,ref| at the end (body frame)")
     axes[1, 0].set_ylabel("|f_t - f_t,ref| at the end (body frame)")
     fig.suptitle("Kuhn et al.: each rule along curved movements against the exact reference", fontsize=10)

@@ -51,7 +51,7 @@ from nsfric.study.fit import fit_order
 
 #: the schemes of the study: the paper's Gear predictor-corrector and the other classics
 STUDY_SCHEMES = ("euler", "symplectic-euler", "velocity-verlet", "heun", "rk4", "gear5", "bdf2",
-                 "gear5-event")
+                 "gear5-exact-restart", "gear5-event")
 #: the laws of the study (contact ending at zero overlap, as eqs 3-4 assume)
 STUDY_LAWS = ("linear-dashpot", "hertz", "hertz-damped", "kuwabara-kono", "walton-braun")
 #: the ladder of steps: ``dt = t_n/k`` (``t_n`` of the reference at ``v_i``)
@@ -60,6 +60,9 @@ LADDER = (25, 50, 100, 200, 400)
 PHASES = (0.0, 0.25, 0.5, 0.75)
 #: the paper's statement: relative error ~1e-4 of e_n at dt = t_n/100 (eq 2, Gear)
 PAPER_K, PAPER_ERROR = 100, 1e-4
+#: the paper's own step: its ``t_n = 1e-5 s`` (eq 4 with its rounded ``k_n``, ``gamma_n``
+#: gives ``9.9985e-6 s``) over 100, so the contact lasts 99.985 steps, not a whole number
+PAPER_T_N, PAPER_DT = 1e-5, 1e-7
 READINGS = ("cross", "final")
 
 
@@ -177,6 +180,17 @@ def paper_number(rows, reading: str = "cross") -> dict:
             "max": float(rows[f"err_{reading}_max"][i])}
 
 
+def paper_step_errors(case, scheme: str = "gear5", phases=PHASES, v_i: float = 1.0) -> dict:
+    """The relative errors of ``e_n`` of ``scheme`` on the linear spring-dashpot at the
+    paper's own step ``dt = 1e-7 s`` (:data:`PAPER_DT`: its ``t_n = 1e-5 s`` over 100),
+    one per phase of ``phases``, by both readings (:func:`errors_at`)."""
+    ref = reference_restitution(case, "linear-dashpot", {"v_i": v_i})
+    err = errors_at(case, "linear-dashpot", scheme, ref["t_n"] / PAPER_DT, ref, v_i, phases)
+    return {"scheme": scheme, "dt": PAPER_DT, "t_n_paper": PAPER_T_N, "t_n": ref["t_n"],
+            "steps_per_contact": ref["t_n"] / PAPER_DT, "phases": [float(p) for p in phases],
+            **{f"err_{r}": [float(e) for e in err[r]] for r in READINGS}}
+
+
 def plot_schemes(rows, path, laws=STUDY_LAWS, schemes=STUDY_SCHEMES):
     """One column of panels per law, one row per reading: the phase-mean relative error
     of ``e_n`` against ``dt/t_n`` for every scheme; the paper's point marked."""
@@ -200,7 +214,8 @@ def plot_schemes(rows, path, laws=STUDY_LAWS, schemes=STUDY_SCHEMES):
                 ax.set_xlabel("dt / t_n")
             if b == 0:
                 ax.set_ylabel("relative error of e_n (mean over phases)")
-    axes[0, 0].legend(fontsize=6, loc="lower right")
+    # one legend for all panels, outside them: inside a panel it hides curves
+    fig.legend(*axes[0, 0].get_legend_handles_labels(), fontsize=7, loc="upper left", bbox_to_anchor=(0.905, 0.88))
     return save(fig, path)
 
 
@@ -214,6 +229,8 @@ def write_schemes(case, out_dir, progress=None, **options) -> list:
             "phases": list(options.get("phases", PHASES)), "v_i": options.get("v_i", 1.0),
             "paper_number": {r: paper_number(rows, r) for r in READINGS}
             if "gear5" in options.get("schemes", STUDY_SCHEMES) else {},
+            "paper_step": paper_step_errors(case, phases=options.get("phases", PHASES), v_i=options.get("v_i", 1.0))
+            if "linear-dashpot" in options.get("laws", STUDY_LAWS) else {},
             "solver": "filippov (reference e_n)", "versions": versions()}
     csv = os.path.join(out_dir, "schemes.csv")
     csv2 = os.path.join(out_dir, "scheme-orders.csv")
