@@ -212,14 +212,16 @@ class Sheet:
         under every reading, ``differs`` under none, ``depends on reading`` otherwise
         (``holds_under`` names the readings under which it holds); readings whose output is
         missing are ``not reproduced`` and do not decide.  ``nsfric`` is the value under the
-        first reading (nsfric's default), each reading's value is in ``readings``."""
+        first reading (nsfric's default), each reading's value is in ``readings``; ``note``
+        is added after the summary of the readings."""
         done = [r.evaluate() for r in readings]
         if not done:  # pragma: no cover - programming error
             raise ValueError("readings must name at least one reading")
         status = combine([r["status"] for r in done])
         holds_under = [r["name"] for r in done if r["status"] == "match"]
+        auto = _readings_note(status, done)
         self._add(place, quantity, paper, done[0]["value"], None, status,
-                  note or _readings_note(status, done), id=id, readings=done, holds_under=holds_under)
+                  f"{auto}; {note}" if note else auto, id=id, readings=done, holds_under=holds_under)
 
     def missing(self, place, quantity, paper, why, id=None):
         """A published quantity nsfric does not compute (yet)."""
