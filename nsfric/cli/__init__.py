@@ -303,7 +303,8 @@ def build_parser():
                         "(default 1001)")
     s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
-                        "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
+                        "compiled with numba, dop853-numba, where it compiles and pays: compiled on disk by an earlier "
+                        "run, or a long solve; else SciPy's)")
     s.add_argument("--max-events", type=_count("--max-events", 1), metavar="N",
                    help="event budget of the mode loop (default 10000)")
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
