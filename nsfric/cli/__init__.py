@@ -347,11 +347,12 @@ def build_parser():
     progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
 
-    from . import export, study, sweep, verify
+    from . import export, study, sweep, verify, warmup
     study.register(sub)
     sweep.register(sub)
     export.register(sub)
     verify.register(sub)
+    warmup.register(sub)
     return p
 
 

@@ -195,21 +195,24 @@ def mark_on_disk(mod, source: str) -> bool:
 _ON_DISK = Memo(64, "nsfric.solvers.dop853_source.on_disk")
 
 
+def marked(d, mode: str) -> bool:
+    """Whether the marker of ``mode`` of ``d`` is on disk and of this setup (read now;
+    see module docstring), without importing numba."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        source = mode_source(d, mode)
+    except NotCompilable:
+        return False
+    from .. import cache_store
+
+    path, spec = _marker(source)
+    return cache_store.read(path, KIND, spec, check=lambda data: data == {"compiled": True}) is not None
+
+
 def on_disk(d, mode: str) -> bool:
-    """Whether the compiled stepper of ``mode`` of ``d`` is on disk (see module
-    docstring); decided once per process and mode, without importing numba."""
-    def look():
-        import importlib.util
-
-        if importlib.util.find_spec("numba") is None:
-            return False
-        try:
-            source = mode_source(d, mode)
-        except NotCompilable:
-            return False
-        from .. import cache_store
-
-        path, spec = _marker(source)
-        return cache_store.read(path, KIND, spec, check=lambda data: data == {"compiled": True}) is not None
-
-    return _ON_DISK.get((Identity(d), mode), look)
+    """:func:`marked`, decided once per process and mode (the Filippov solver's
+    ``method="auto"`` asks it at every segment)."""
+    return _ON_DISK.get((Identity(d), mode), lambda: marked(d, mode))
