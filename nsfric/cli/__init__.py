@@ -265,7 +265,7 @@ def cmd_report(args):
     with output_folder(args.out, beside=args.beside_existing) as stage:
         path = build_report(stage, args.cases, checks=not args.no_checks,
                             progress=lambda msg: _progress(f"report: {msg}" if msg else ""),
-                            force=args.force)
+                            force=args.force, jobs=args.jobs or 1)
     _progress("")
     print(os.path.join(args.out, os.path.relpath(path, stage)))
     return 0
@@ -343,6 +343,8 @@ def build_parser():
     s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
+    s.add_argument("--jobs", type=_count("--jobs", 1), metavar="N",
+                   help="local worker processes running the cases (default 1); the page does not depend on it")
     _beside_option(s)
     progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
