@@ -7,15 +7,19 @@
 2. The dry-friction oscillator (Krengel & Matuttis §3: x0 = 2.1, t_end = 10) at EQUAL
    error against its closed form (the ``analytic`` solver), as work-precision curves:
 
-   * nsfric's exact ``filippov`` reference at several tolerances, on its default stepper
-     (``method="auto"``: the compiled ``dop853-numba`` on this non-stiff case) and on
-     SciPy's DOP853 (``method="DOP853"``: the same steps in Python, the stepper before);
+   * nsfric's exact ``filippov`` reference at several tolerances, on its default
+     (``method="auto"``: what a user's plain process gets -- on this non-stiff case the
+     compiled ``dop853-numba`` where an earlier process left it compiled on disk, else
+     SciPy's DOP853) and on SciPy's DOP853 (``method="DOP853"``: the same steps in
+     Python); every row names the stepper that ran (``Solution.tolerances["method"]``),
+     and nothing the script imports loads numba before nsfric's first solve;
    * (a) a hand-written ``solve_ivp`` event loop (DOP853, terminal event on v = 0, the
      stick test ``|k x| <= mu F_N``, the sign of the friction chosen by hand);
    * (b) a tanh-regularised Coulomb law ``F = -mu F_N tanh(v/eps)`` on LSODA and on
-     Radau at several widths ``eps`` (the error is set by ``eps``).
+     Radau at several widths ``eps`` (the error is set by ``eps``), each at the loosest
+     solver tolerance that reaches its own regularisation error (``tanh_rtol``).
 
-   Each time is the median of ``--repeat`` warm runs (at least 3; fewer than
+   Each time is the CPU time (``time.process_time``) median of ``--repeat`` warm runs (at least 3; fewer than
    ``--repeat`` where one run takes more than 2 s / ``--repeat``) (after one call that generates
    and compiles the code); the cold time (first call in a fresh process, code
    generation included, imports excluded) is measured in a subprocess.  A baseline's
@@ -30,7 +34,8 @@
 5. Start-up (``benchmarks/startup.py``): ``nsfric list``, a bad-input error and a cold
    ``reference`` in fresh processes, as ratios to ``python -c "import numpy"``.
 
-Only the ratios are meaningful (the machine may be shared).
+Only the ratios are meaningful (the machine may be shared); the machine load
+(``os.getloadavg()``) at the start and the end is stated in the report.
 """
 from __future__ import annotations
 
@@ -61,9 +66,9 @@ TANH_EPS = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
 def median_time(fn, n):
     ts = []
     for _ in range(n):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        ts.append(time.perf_counter() - t)
+        ts.append(time.process_time() - t)
     return float(np.median(ts))
 
 
@@ -144,39 +149,97 @@ def hand_loop_runner(prob, t, rtol):
     return run
 
 
-def tanh_runner(prob, t, eps, method):
+#: the solver tolerances a tanh baseline may run at, loosest first
+TANH_RTOL_LADDER = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12)
+
+
+def tanh_tight_rtol(eps):
+    """A solver tolerance well below the regularisation error of width ``eps``."""
+    return max(1e-12, min(1e-6, eps * 1e-4))
+
+
+class _TooCostly(Exception):
+    """A tanh run took more right-hand-side calls than it may."""
+
+
+def tanh_rtol(prob, t, x_ref, eps, method, slack=1.1):
+    """The loosest tolerance of :data:`TANH_RTOL_LADDER` at which the tanh law of width
+    ``eps`` still reaches its own regularisation error (its error at
+    :func:`tanh_tight_rtol`, within ``slack``), loosened step by step from there; a
+    looser run costing more calls than the tight one ends the search (an implicit
+    stepper at a loose tolerance can crawl across the near-jump of a narrow tanh)."""
+    tight = tanh_tight_rtol(eps)
+    calls = [0]
+    reg = float(np.max(np.abs(tanh_runner(prob, t, eps, method, tight, calls)() - x_ref)))
+    budget = calls[0]
+    best = tight
+    for rtol in sorted(r for r in TANH_RTOL_LADDER if r > tight):
+        try:
+            err = float(np.max(np.abs(tanh_runner(prob, t, eps, method, rtol, [0], budget)() - x_ref)))
+        except _TooCostly:
+            break
+        if err > slack * reg:
+            break
+        best = rtol
+    return best
+
+
+def tanh_runner(prob, t, eps, method, rtol=None, calls=None, max_calls=None):
+    """The tanh-regularised law of width ``eps`` on ``method`` at ``rtol`` (default
+    :func:`tanh_tight_rtol`); ``calls``: a one-item list counting the right-hand-side
+    calls, ``max_calls`` their most (then :class:`_TooCostly`)."""
     P = prob.params
     m, k, muFN = P["m"], P["k"], P["mu"] * P["F_N"]
 
     def fun(_, y):
+        if calls is not None:
+            calls[0] += 1
+            if max_calls is not None and calls[0] > max_calls:
+                raise _TooCostly
         return [y[1], (-k * y[0] - muFN * np.tanh(y[1] / eps)) / m]
 
     def jac(_, y):
         s = 1 / np.cosh(y[1] / eps) ** 2
         return [[0, 1], [-k / m, -muFN * s / (eps * m)]]
 
-    # tolerances well below the regularisation error, so eps sets the error
-    rtol = max(1e-12, min(1e-6, eps * 1e-4))
+    rtol = tanh_tight_rtol(eps) if rtol is None else rtol
     return lambda: solve_ivp(fun, (0, 10), prob.y0, method=method, jac=jac, rtol=rtol,
                              atol=rtol * 1e-2, t_eval=t).y[0]
 
 
+#: the stepper of each baseline (nsfric's is read from its Solution)
+BASELINE_STEPPERS = {"hand-written event loop": "DOP853 (solve_ivp)", "tanh law on LSODA": "LSODA",
+                     "tanh law on Radau": "Radau"}
+
+
+def stepper_of(case, rtol, method):
+    """The stepper nsfric's reference ran on (``Solution.tolerances["method"]``)."""
+    return case.reference_solution(solver="filippov", rtol=rtol, atol=rtol * 1e-2, method=method).tolerances["method"]
+
+
 def curves(repeat):
-    """Work-precision points ``{name: [(error, warm time), ...]}`` of every runner."""
+    """Work-precision points ``{name: [(error, warm time), ...]}`` of every runner, each
+    with the stepper that ran (nsfric's as its Solution records it)."""
     case, prob, t, x_ref = setup()
     runners = {**{name: [(r, filippov_runner(case, t, r, m)) for r in FILIPPOV_RTOL] for name, m in NSFRIC_RUNNERS.items()},
                "hand-written event loop": [(r, hand_loop_runner(prob, t, r)) for r in HAND_RTOL],
-               "tanh law on LSODA": [(e, tanh_runner(prob, t, e, "LSODA")) for e in TANH_EPS],
-               "tanh law on Radau": [(e, tanh_runner(prob, t, e, "Radau")) for e in TANH_EPS]}
+               **{f"tanh law on {m}": [(e, m) for e in TANH_EPS] for m in ("LSODA", "Radau")}}
     out = {}
     for name, pts in runners.items():
         out[name] = []
         for knob, run in pts:
-            t0 = time.perf_counter()
+            rtol = None
+            if isinstance(run, str):  # a tanh baseline: at the tolerance that reaches its own error
+                rtol = tanh_rtol(prob, t, x_ref, knob, run)
+                run = tanh_runner(prob, t, knob, run, rtol)
+            t0 = time.process_time()
             err = float(np.max(np.abs(run() - x_ref)))  # the first call also warms up
-            first = time.perf_counter() - t0
+            first = time.process_time() - t0
             n = max(3, min(repeat, int(2.0 / max(first, 1e-9))))  # slow baselines: fewer repeats
-            out[name].append({"knob": knob, "error": err, "time": median_time(run, n), "repeats": n})
+            stepper = (stepper_of(case, knob, NSFRIC_RUNNERS[name]) if name in NSFRIC_RUNNERS
+                       else BASELINE_STEPPERS[name] + ("" if rtol is None else f" (rtol {rtol:g})"))
+            out[name].append({"knob": knob, "error": err, "time": median_time(run, n), "repeats": n,
+                              "stepper": stepper, "rtol": rtol})
     return out
 
 
@@ -186,21 +249,25 @@ sys.path.insert(0, {here!r})
 import run as B
 case, prob, t, x_ref = B.setup()
 which, knob = sys.argv[1], float(sys.argv[2])
+rtol = float(sys.argv[3]) if len(sys.argv) > 3 else None
 make = {{**{{n: (lambda m=m: B.filippov_runner(B.nsfric.get_case(B.CASE), t, knob, m)) for n, m in B.NSFRIC_RUNNERS.items()}},
         "hand-written event loop": lambda: B.hand_loop_runner(prob, t, knob),
-        "tanh law on LSODA": lambda: B.tanh_runner(prob, t, knob, "LSODA"),
-        "tanh law on Radau": lambda: B.tanh_runner(prob, t, knob, "Radau")}}[which]
-t0 = time.perf_counter(); make()(); print(json.dumps(time.perf_counter() - t0))
+        "tanh law on LSODA": lambda: B.tanh_runner(prob, t, knob, "LSODA", rtol),
+        "tanh law on Radau": lambda: B.tanh_runner(prob, t, knob, "Radau", rtol)}}[which]
+t0 = time.process_time(); make()(); dt = time.process_time() - t0
+print(json.dumps([dt, "numba" in sys.modules]))
 """
 
 
-def cold_time(which, knob):
+def cold_time(which, knob, rtol=None):
     """First call in a fresh process (imports and the analytic closed form excluded;
-    nsfric's symbolic derivation and code generation included)."""
+    nsfric's symbolic derivation and code generation, or numba's import and cached code,
+    included)."""
     here = os.path.dirname(os.path.abspath(__file__))
-    out = subprocess.run([sys.executable, "-c", COLD_SNIPPET.format(here=here), which, repr(knob)],
+    extra = [] if rtol is None else [repr(rtol)]
+    out = subprocess.run([sys.executable, "-c", COLD_SNIPPET.format(here=here), which, repr(knob)] + extra,
                          capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    return json.loads(out.stdout.strip().splitlines()[-1])[0]
 
 
 def time_at(points, err):
@@ -218,7 +285,8 @@ def time_at(points, err):
 def ratios(data, runner=NSFRIC):
     rows = []
     for p in data[runner]:
-        row = {"rtol": p["knob"], "error": p["error"], "time": p["time"], "runner": runner}
+        row = {"rtol": p["knob"], "error": p["error"], "time": p["time"], "runner": runner,
+               "stepper": p["stepper"]}
         for name in ("hand-written event loop", "tanh law on LSODA", "tanh law on Radau", NSFRIC_SCIPY):
             tb = time_at(data[name], p["error"])
             row[name] = None if tb is None else p["time"] / tb
@@ -266,28 +334,43 @@ def fmt(x, spec):
     return "-" if x is None else format(x, spec)
 
 
-def report(rhs, data, cold, rows, reverse, prof, label):
+def machine(preloaded, load_start, load_end):
+    """The conditions of the measurement, for the report's head."""
+    return {"numba_loaded_before_nsfric": preloaded, "loadavg_start": list(load_start),
+            "loadavg_end": list(load_end), "cpus": os.cpu_count()}
+
+
+def report(rhs, data, cold, rows, reverse, prof, label, where):
+    load = ", ".join(f"{a:.1f}" for a in where["loadavg_start"])
+    load_end = ", ".join(f"{a:.1f}" for a in where["loadavg_end"])
     lines = [f"# nsfric benchmarks ({label})", "",
-             "Times are medians of repeated warm runs in one process; ratios nsfric / baseline at",
+             "Times are CPU times (`time.process_time`: a shared machine stretches wall times, CPU",
+             "times little), medians of repeated warm runs in one process; ratios nsfric / baseline at",
              "nsfric's error, interpolated on the baseline's work-precision curve (`-`: the",
              "baseline does not reach that error).", "",
+             f"Machine load (`os.getloadavg()`, 1/5/15 min) on {where['cpus']} CPUs: {load} at the start, "
+             f"{load_end} at the end.  The script imports nothing that loads numba before nsfric's first "
+             f"solve (numba loaded then: {'yes' if where['numba_loaded_before_nsfric'] else 'no'}), so "
+             "nsfric's default (`method=\"auto\"`) runs on the stepper a user's plain process gets; "
+             "the stepper column says which ran.", "",
              "## Right-hand side (C-SDS slip branch)", "", "| | time [s] | ratio |", "|---|---|---|"]
     lines += [f"| {n} | {t:.4f} | {r:.2f} |" for n, t, r in rhs]
     lines += ["", "## Dry oscillator (x0 = 2.1, t_end = 10), work-precision", "",
-              "| runner | knob | max error in x | warm time [ms] | cold time [ms] |", "|---|---|---|---|---|"]
+              "| runner | stepper | knob | max error in x | warm time [ms] | cold time [ms] |",
+              "|---|---|---|---|---|---|"]
     for name, pts in data.items():
         for p in pts:
             c = cold.get((name, p["knob"]))
-            lines.append(f"| {name} | {p['knob']:g} | {p['error']:.1e} | {1e3 * p['time']:.2f} | "
+            lines.append(f"| {name} | {p['stepper']} | {p['knob']:g} | {p['error']:.1e} | {1e3 * p['time']:.2f} | "
                          f"{fmt(None if c is None else 1e3 * c, '.1f')} |")
     lines += ["", "## Ratios at equal error (nsfric filippov time / baseline time)", "",
-              "nsfric on its default stepper (the compiled `dop853-numba`) and on SciPy's DOP853",
-              "(`method=\"DOP853\"`, the stepper before); the last column is default / SciPy.", "",
-              ("| nsfric stepper | nsfric rtol | error | nsfric [ms] | / hand-written loop | / tanh LSODA | "
-               "/ tanh Radau | / on SciPy's DOP853 |"), "|---|---|---|---|---|---|---|---|"]
+              "nsfric on its default (`method=\"auto\"`) and on SciPy's DOP853 (`method=\"DOP853\"`);",
+              "the stepper that ran is named; the last column is the row / nsfric on SciPy's DOP853.", "",
+              ("| nsfric method | stepper that ran | nsfric rtol | error | nsfric [ms] | / hand-written loop | "
+               "/ tanh LSODA | / tanh Radau | / on SciPy's DOP853 |"), "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        stepper = "default" if r["runner"] == NSFRIC else "SciPy DOP853"
-        lines.append(f"| {stepper} | {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
+        method = "auto (default)" if r["runner"] == NSFRIC else "DOP853"
+        lines.append(f"| {method} | {r['stepper']} | {r['rtol']:g} | {r['error']:.1e} | {1e3 * r['time']:.2f} | "
                      f"{fmt(r['hand-written event loop'], '.2f')} | {fmt(r['tanh law on LSODA'], '.2f')} | "
                      f"{fmt(r['tanh law on Radau'], '.2f')} | {fmt(r[NSFRIC_SCIPY], '.2f')} |")
     lines += ["", "## Ratios at each baseline point (nsfric time at the baseline's error / baseline time)", "",
@@ -311,20 +394,23 @@ def main(argv=None):
                     help="only sections 1-3 (no batched schemes, no start-up: their own result files)")
     args = ap.parse_args(argv)
     n = 2 if args.quick else args.repeat
+    load_start = os.getloadavg()
     rhs = bench_rhs(2000 if args.quick else 20000, 3 if args.quick else 5)
+    preloaded = "numba" in sys.modules  # nothing before nsfric's first solve loads it
     data = curves(n)
     cold = {}
     if not args.quick:
         for name, pts in data.items():
             for p in pts[::max(1, len(pts) - 1)]:  # the loosest and the tightest point
-                cold[(name, p["knob"])] = cold_time(name, p["knob"])
+                cold[(name, p["knob"])] = cold_time(name, p["knob"], p["rtol"])
     rows = ratios(data) + ratios(data, NSFRIC_SCIPY)
     prof = profile(12)
     reverse = reverse_ratios(data)
-    text = report(rhs, data, cold, rows, reverse, prof, args.label)
+    where = machine(preloaded, load_start, os.getloadavg())
+    text = report(rhs, data, cold, rows, reverse, prof, args.label, where)
     res = start = None
     if args.no_extras:
-        return _write(text, args, data, rows, reverse, cold, res, start)
+        return _write(text, args, data, rows, reverse, cold, res, start, where)
     import batch  # the batched schemes against hand-written loops over contacts (benchmarks/batch.py)
 
     res = batch.bench(200 if args.quick else args.members, 1 if args.quick else min(args.repeat, 5),
@@ -334,10 +420,10 @@ def main(argv=None):
 
     start = startup.bench(1 if args.quick else 7)
     text += "\n" + startup.report(start)
-    return _write(text, args, data, rows, reverse, cold, res, start)
+    return _write(text, args, data, rows, reverse, cold, res, start, where)
 
 
-def _write(text, args, data, rows, reverse, cold, res, start):
+def _write(text, args, data, rows, reverse, cold, res, start, where):
     print(text)
     if args.out:
         with open(args.out, "w") as fh:
@@ -345,7 +431,7 @@ def _write(text, args, data, rows, reverse, cold, res, start):
         with open(args.out.rsplit(".", 1)[0] + ".json", "w") as fh:
             json.dump({"label": args.label, "curves": data, "ratios": rows, "baseline_ratios": reverse,
                        "cold": {f"{k[0]} @ {k[1]:g}": v for k, v in cold.items()}, "batch": res,
-                       "startup": start}, fh, indent=1)
+                       "startup": start, "machine": where}, fh, indent=1)
     return text
 
 

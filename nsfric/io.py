@@ -179,15 +179,46 @@ def _check_replaceable(path):
                          f"nothing is overwritten")
 
 
+def _float_cells(column: np.ndarray) -> list:
+    """``repr(float(v))`` of every value of a real numeric column, in order: the list's
+    ``repr`` formats them in C (the same function), and a column of few distinct values
+    (by their bits: ``-0.0`` is not ``0.0``) formats only those."""
+    x = np.ascontiguousarray(column, dtype=float)
+    if x.size == 0:
+        return []
+    bits = x.view(np.int64)
+    sample = bits[::max(1, len(bits) // 64)]
+    if 2 * len(np.unique(sample)) > len(sample):  # mostly distinct: formatting them all is cheaper
+        return repr(x.tolist())[1:-1].split(", ")
+    distinct, where = np.unique(bits, return_inverse=True)
+    texts = repr(distinct.view(float).tolist())[1:-1].split(", ")
+    return [texts[i] for i in where.tolist()]
+
+
 def csv_text(columns: dict) -> str:
-    """CSV text from ordered columns (numbers written with 17 significant digits)."""
+    """CSV text from ordered columns (numbers written with 17 significant digits).
+
+    Each numeric cell is ``repr(float(value))`` (the shortest text that reads back as
+    the same float), any other ``str(value)``, quoted by the :mod:`csv` module where it
+    must be; columns of unequal length end with the shortest.  Columns of real numbers
+    alone are joined without the csv writer: the same bytes (float texts never need
+    quoting)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     names = list(columns)
     w.writerow(names)
+    arrays = [np.asarray(columns[n]) for n in names]
+    real = [a.ndim == 1 and (np.issubdtype(a.dtype, np.floating) or np.issubdtype(a.dtype, np.integer))
+            for a in arrays]
+    if names and all(real):
+        rows = min(len(a) for a in arrays)
+        cells = [_float_cells(a[:rows]) for a in arrays]
+        if rows:
+            buf.write("\n".join(map(",".join, zip(*cells))))
+            buf.write("\n")
+        return buf.getvalue()
     cols = []
-    for n in names:  # each cell as repr(float(value)) (numbers) or str(value), column by column
-        c = np.asarray(columns[n])
+    for c in arrays:  # each cell as repr(float(value)) (numbers) or str(value), column by column
         cols.append(map(repr, c.astype(float).tolist()) if np.issubdtype(c.dtype, np.number) else map(str, c))
     w.writerows(zip(*cols))
     return buf.getvalue()

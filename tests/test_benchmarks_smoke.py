@@ -59,3 +59,38 @@ def test_quick_pile_lcp_benchmark_decides_as_the_enumeration():
         assert r["same"] and r["enum_checks"] == 3 ** k and r["lcp_checks"] <= k + 3 and r["pivots"] > 0
         assert 0 < r["mode"].count("s") < k  # a mixed decision: some contacts slide
     assert "| 4 |" in pile_lcp.report(res)
+
+
+def test_the_reference_benchmark_measures_what_a_plain_process_gets(tmp_path):
+    """benchmarks/run.py loads no numba before nsfric's first solve, names the stepper
+    every row ran on (nsfric's as its Solution records it: SciPy's DOP853 with nothing
+    compiled on disk; a tanh baseline's with the tolerance it ran at) and states the
+    machine load."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    script = ("import json, os, sys\n"
+              f"sys.path.insert(0, {os.path.join(here, 'benchmarks')!r})\n"
+              "import run as B\n"
+              "B.FILIPPOV_RTOL = B.HAND_RTOL = (1e-6,); B.TANH_EPS = (1e-2,)\n"
+              "rhs = B.bench_rhs(10, 1)\n"
+              "pre = 'numba' in sys.modules\n"
+              "data = B.curves(1)\n"
+              "rows = B.ratios(data) + B.ratios(data, B.NSFRIC_SCIPY)\n"
+              "where = B.machine(pre, os.getloadavg(), os.getloadavg())\n"
+              "text = B.report(rhs, data, {}, rows, B.reverse_ratios(data), [], 'test', where)\n"
+              "print(json.dumps([pre, {k: [p['stepper'] for p in v] for k, v in data.items()}, text]))\n")
+    env = dict(os.environ, NSFRIC_CACHE_DIR=str(tmp_path), PYTHONPATH=os.path.abspath(here))
+    import json
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True)
+    pre, steppers, text = json.loads(out.stdout.strip().splitlines()[-1])
+    assert pre is False
+    tanh = {k: steppers.pop(k) for k in ("tanh law on LSODA", "tanh law on Radau")}
+    assert steppers == {"nsfric filippov": ["DOP853"], "nsfric filippov, SciPy DOP853": ["DOP853"],
+                        "hand-written event loop": ["DOP853 (solve_ivp)"]}
+    # each tanh baseline at the loosest tolerance reaching its regularisation error (eps = 1e-2:
+    # looser than the 1e-6 of a fixed rule)
+    for method, (cell,) in (("LSODA", tanh["tanh law on LSODA"]), ("Radau", tanh["tanh law on Radau"])):
+        assert cell.startswith(f"{method} (rtol ") and float(cell.split("rtol ")[1].rstrip(")")) > 1e-6
+    assert "| nsfric filippov | DOP853 | 1e-06 |" in text and "| auto (default) | DOP853 | 1e-06 |" in text
+    assert "Machine load (`os.getloadavg()`" in text and "numba loaded then: no" in text

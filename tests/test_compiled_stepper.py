@@ -19,6 +19,7 @@ from nsfric.solvers import filippov
 pytest.importorskip("numba")
 from nsfric.solvers import dop853_core as core
 from nsfric.solvers import dop853_numba as dn
+from nsfric.solvers import dop853_source as ds
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CASES = [("dry-oscillator", None, {}), ("sliding-plates", "c-sds", {}), ("sliding-plates", "d-sds", {}),
@@ -143,8 +144,8 @@ def test_fallback_when_numba_refuses_the_generated_code(monkeypatch):
     case = nsfric.get_case("dry-oscillator")
     ref = case.reference_solution(method="DOP853")
     monkeypatch.setattr(dn, "_MODULES", Memo(64))
-    real = dn._function
-    monkeypatch.setattr(dn, "_function", lambda spec, name: real(spec, name).replace("return (", "return (object(), "))
+    real = ds._function
+    monkeypatch.setattr(ds, "_function", lambda spec, name: real(spec, name).replace("return (", "return (object(), "))
     sol = case.reference_solution()
     assert sol.tolerances["method"] == "DOP853" and np.array_equal(sol.y, ref.y)
     assert dn._MODULES and all(isinstance(v, dn.NotCompilable) for v in dn._MODULES.values())
@@ -154,9 +155,9 @@ def test_untranslatable_source_is_not_compilable():
     """Source that is not a generated function returning a list is refused (never
     mistranslated): the caller falls back."""
     with pytest.raises(dn.NotCompilable):
-        dn._function({"src": "def f(y, p):\n    return y\n", "name": "f", "ns": {}}, "_g")
+        ds._function({"src": "def f(y, p):\n    return y\n", "name": "f", "ns": {}}, "_g")
     with pytest.raises(dn.NotCompilable):
-        dn._globals([{"ns": {"c": ["const", 1.0]}}, {"ns": {"c": ["const", 2.0]}}])
+        ds._globals([{"ns": {"c": ["const", 1.0]}}, {"ns": {"c": ["const", 2.0]}}])
 
 
 def test_auto_uses_the_compiled_stepper_on_non_stiff_modes_only():
@@ -184,3 +185,78 @@ def test_auto_compiles_only_where_it_pays(tmp_path):
                          check=True).stdout.split("\n")
     assert out[0] == "DOP853 False"
     assert out[1] == "auto (DOP853, dop853-numba) True True"
+
+
+def test_auto_takes_the_compiled_stepper_an_earlier_process_left_on_disk(tmp_path):
+    """Once a process has compiled a mode's stepper into the kernels cache, a plain
+    process (numba not imported) runs that mode compiled from its first solve: the
+    kernel on disk is reason enough.  The numbers are SciPy DOP853's (to 1e-12; the
+    dry oscillator's bit for bit), and the stepper is recorded."""
+    env = dict(os.environ, NSFRIC_CACHE_DIR=str(tmp_path), PYTHONPATH=ROOT)
+    first = ("import nsfric\n"
+             "print(nsfric.get_case('dry-oscillator').reference_solution(method='dop853-numba').tolerances['method'])\n")
+    out = subprocess.run([sys.executable, "-c", first], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == ["dop853-numba"]
+    assert [f for f in os.listdir(tmp_path / "kernels") if f.endswith(".compiled")]
+    plain = ("import sys, numpy as np, nsfric\n"
+             "case = nsfric.get_case('dry-oscillator')\n"
+             "was = 'numba' in sys.modules\n"
+             "a = case.reference_solution()\n"
+             "c = case.reference_solution(method='DOP853')\n"
+             "print(was, a.tolerances['method'], float(np.max(np.abs(a.y - c.y))), np.array_equal(a.y, c.y),\n"
+             "      a.stats == c.stats)\n")
+    out = subprocess.run([sys.executable, "-c", plain], capture_output=True, text=True, env=env, check=True)
+    was, method, diff, same, stats = out.stdout.split()
+    assert (was, method, same, stats) == ("False", "dop853-numba", "True", "True")
+    assert float(diff) <= 1e-12
+
+
+def test_a_compiled_marker_counts_only_when_whole_and_of_this_setup(tmp_path, monkeypatch):
+    """The marker of a mode compiled on disk is a checksummed cache entry keyed by the
+    module's text, the core's bytes and the versions: an edited entry, another numba,
+    or a module outside the kernels folder (a private folder: gone at exit) is not
+    "on disk"."""
+    from nsfric.solvers import dop853_source as ds
+
+    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path))
+    case = nsfric.get_case("dry-oscillator")
+    d = case.problem().model.derived()
+    mode = case.reference_solution(method="DOP853").segments[0].mode
+
+    def fresh():
+        monkeypatch.setattr(ds, "_ON_DISK", Memo(64))
+        return ds.on_disk(d, mode)
+
+    assert not fresh()
+    source = ds.mode_source(d, mode)
+    kernels = tmp_path / "kernels"
+    elsewhere = SimpleNamespace(__file__=str(tmp_path / "private" / "m.py"))
+    assert not ds.mark_on_disk(elsewhere, source) and not fresh()
+    assert ds.mark_on_disk(SimpleNamespace(__file__=str(kernels / "m.py")), source)
+    assert fresh()
+    (marker,) = kernels.glob("*.compiled")
+    text = marker.read_text()
+    edited = text.replace('"compiled": true', '"compiled": false')
+    assert edited != text
+    marker.write_text(edited)  # the checksum no longer matches
+    assert not fresh()
+    marker.write_text(text)
+    assert fresh()
+    monkeypatch.setattr(ds, "_numba_version", lambda: "0.0.1")
+    assert not fresh()
+
+
+def test_a_modes_compiled_module_text_does_not_depend_on_sympy_dummy_numbering():
+    """The generated functions' arguments are SymPy Dummies, numbered in the order a
+    process made them (the restored model's and a freshly derived one's differ): the
+    compiled module's text -- the name numba's disk cache keys on, and the on-disk
+    marker's key -- names them by position, so it is one text for every process."""
+    import re
+
+    case = nsfric.get_case("dry-oscillator")
+    d = case.problem().model.derived()
+    spec = ds._spec(d.rhs("slip-"))
+    assert re.search(r"_Dummy_\d+", spec["src"])
+    shifted = dict(spec, src=re.sub(r"_Dummy_(\d+)", lambda m: f"_Dummy_{int(m.group(1)) + 17}", spec["src"]))
+    assert shifted["src"] != spec["src"]
+    assert ds._function(shifted, "_f") == ds._function(spec, "_f")

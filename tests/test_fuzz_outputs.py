@@ -69,7 +69,7 @@ class TinyCase:
         return {"written": written}
 
 
-def fake_report(out_dir, cases, checks=True, progress=None, force=False):
+def fake_report(out_dir, cases, checks=True, progress=None, force=False, jobs=1):
     run = TinyCase().run(os.path.join(out_dir, "tiny"))
     nio.write_text(os.path.join(out_dir, "index.html"), "<html>%d</html>" % len(run["written"]))
     return os.path.join(out_dir, "index.html")

@@ -269,7 +269,7 @@ def cmd_report(args):
     with output_folder(args.out, beside=args.beside_existing) as stage:
         path = build_report(stage, args.cases, checks=not args.no_checks,
                             progress=lambda msg: _progress(f"report: {msg}" if msg else ""),
-                            force=args.force)
+                            force=args.force, jobs=args.jobs or 1)
     _progress("")
     print(os.path.join(args.out, os.path.relpath(path, stage)))
     return 0
@@ -307,7 +307,8 @@ def build_parser():
                         "(default 1001)")
     s.add_argument("--method", choices=["auto", "dop853-numba", "DOP853", "RK45", "Radau", "BDF", "LSODA"],
                    help="stepper of the filippov solver (default auto: LSODA on stiff modes, otherwise DOP853 "
-                        "compiled with numba, dop853-numba, where it compiles and the solve is long, else SciPy's)")
+                        "compiled with numba, dop853-numba, where it compiles and pays: compiled on disk by an earlier "
+                        "run, or a long solve; else SciPy's)")
     s.add_argument("--max-events", type=_count("--max-events", 1), metavar="N",
                    help="event budget of the mode loop (default 10000)")
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
@@ -346,15 +347,18 @@ def build_parser():
     s.add_argument("--cases", nargs="+", metavar="CASE", help="only these cases (default: all)")
     s.add_argument("--no-checks", action="store_true", help="leave out the symbolic checks")
     s.add_argument("--force", action="store_true", help="recompute every case instead of reusing the cache")
+    s.add_argument("--jobs", type=_count("--jobs", 1), metavar="N",
+                   help="local worker processes running the cases (default 1); the page does not depend on it")
     _beside_option(s)
     progress_option(s, "case and step")
     s.set_defaults(func=cmd_report)
 
-    from . import export, study, sweep, verify
+    from . import export, study, sweep, verify, warmup
     study.register(sub)
     sweep.register(sub)
     export.register(sub)
     verify.register(sub)
+    warmup.register(sub)
     return p
 
 

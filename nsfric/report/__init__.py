@@ -62,7 +62,42 @@ def _checks(force: bool, progress=None) -> list:
     return results
 
 
-def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, force: bool = False) -> str:
+def _case_outputs(task) -> dict:
+    """:func:`run_case` in a worker process: ``(case name, dest, force)`` -> its record
+    with the case by name (the parent puts its case object back)."""
+    from ..cases import get_case
+
+    name, dest, force = task
+    return dict(run_case(get_case(name), dest, force), case=name)
+
+
+def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
+    """The records of :func:`run_case` of ``objs``, in order; ``jobs`` > 1: the cases
+    on a pool of local processes (:func:`nsfric.study.execute.run_tasks`), each writing
+    its own folder."""
+    if jobs <= 1 or len(objs) <= 1:
+        runs = []
+        for case in objs:
+            if progress:
+                progress(f"{case.name}")
+            runs.append(run_case(case, os.path.join(out_dir, case.name), force, progress))
+        return runs
+    from ..study.execute import run_tasks
+
+    done = {}
+
+    def arrived(i, run):
+        done[i] = dict(run, case=objs[i])
+        if progress:
+            progress(f"{objs[i].name}: done ({len(done)}/{len(objs)} cases)")
+
+    todo = [(i, (case.name, os.path.join(out_dir, case.name), force)) for i, case in enumerate(objs)]
+    run_tasks(_case_outputs, todo, arrived, jobs=jobs, chunksize=1)
+    return [done[i] for i in range(len(objs))]
+
+
+def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, force: bool = False,
+                 jobs: int = 1) -> str:
     """Write ``out_dir/index.html`` and ``out_dir/verdicts.json``; returns the page's path.
 
     Parameters
@@ -75,19 +110,20 @@ def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, f
         Include the symbolic derivation checks.
     force : bool
         Recompute every case (and the checks) instead of reusing the cache.
+    jobs : int
+        Local worker processes running the cases (default 1: in this process, in order);
+        the page and the verdicts do not depend on it.
     """
+    from ..arguments import integer
     from ..cases import CASES, get_case
 
+    jobs = integer(jobs, "jobs", lo=1)
     names = list(cases) if cases else list(CASES)
     objs = [get_case(n) for n in names]  # validates the names before any work
-    runs, verdicts = [], []
+    runs = _run_cases(objs, out_dir, force, progress, jobs)
+    verdicts = []
     for case in objs:
-        if progress:
-            progress(f"{case.name}")
-        sub = os.path.join(out_dir, case.name)
-        run = run_case(case, sub, force, progress)
-        runs.append(run)
-        verdicts += [{k: v.get(k) for k in VERDICT_KEYS} for v in case.verdicts(sub)]
+        verdicts += [{k: v.get(k) for k in VERDICT_KEYS} for v in case.verdicts(os.path.join(out_dir, case.name))]
     verdicts = merge_claims(verdicts)  # one verdict per claim, its cases listed
     checks_part = checks_html(_checks(force, progress)) if checks else ""
     write_text(os.path.join(out_dir, "verdicts.json"), json_text(verdicts))

@@ -22,9 +22,6 @@ the Filippov solver then uses SciPy's DOP853.
 """
 from __future__ import annotations
 
-import ast
-import inspect
-
 import numpy as np
 from numba.core.types.function_type import WrapperAddressProtocol  # no numba: ImportError
 from numba.core.typing.typeof import typeof_impl
@@ -32,102 +29,15 @@ from numba.experimental.function_type import _get_wrapper_address
 from scipy.integrate._ivp.common import validate_tol
 
 from ..memo import Memo
-from ..symbolic.frozen import namespace_recipe
 from ..symbolic.generated import load_source, remembered_once
 from . import dop853_core as core
+from .dop853_source import NotCompilable, mark_on_disk, mode_source
 
 #: SciPy's message of a step-size underflow (``OdeSolver.TOO_SMALL_STEP``)
 TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
 #: steps of the compiled loop between returns to Python (the wall-time budget is
 #: checked there); the step buffers start this long and double when full
 CHUNK = 256
-
-
-class NotCompilable(Exception):
-    """The mode's functions cannot be compiled (no numba, no source, numba refuses)."""
-
-
-def _spec(fn) -> dict:
-    """``{src, name, ns}`` of a generated function (restored or fresh)."""
-    raw = getattr(fn, "raw", None)
-    spec = getattr(raw, "spec", None)
-    if spec is not None:
-        return spec
-    try:
-        src = inspect.getsource(raw)
-    except (OSError, TypeError):
-        raise NotCompilable("no source") from None
-    ns = namespace_recipe(raw)
-    if ns is None:
-        raise NotCompilable("foreign globals")
-    return {"src": src, "name": raw.__name__, "ns": ns}
-
-
-def _function(spec: dict, name: str) -> str:
-    """The generated function renamed ``name``, its returned list made a tuple."""
-    tree = ast.parse(spec["src"])
-    fdefs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec["name"]]
-    if len(fdefs) != 1:
-        raise NotCompilable("unexpected source")
-    fdef = fdefs[0]
-    fdef.name = name
-    fdef.decorator_list = []
-    last = fdef.body[-1]
-    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.List)):
-        raise NotCompilable("the function does not return a list")
-    last.value = ast.Tuple(elts=last.value.elts, ctx=ast.Load())
-    return "@njit(cache=True)\n" + ast.unparse(fdef) + "\n"
-
-
-def _globals(specs) -> list:
-    """Import lines binding the generated functions' globals (one meaning per name)."""
-    seen = {}
-    for spec in specs:
-        for name, what in spec["ns"].items():
-            if seen.setdefault(name, tuple(what)) != tuple(what):
-                raise NotCompilable(f"global {name!r} differs between functions")
-    lines = []
-    for name, (kind, what) in sorted(seen.items()):
-        if kind == "const":
-            lines.append(f"{name} = {float(what)!r}")
-        elif kind == "module":
-            lines.append(f"import {what} as {name}")
-        elif kind == "builtins":
-            continue
-        else:
-            lines.append(f"from {kind} import {what} as {name}")
-    return lines
-
-
-def _field(kind: str, fname: str | None, n: int) -> str:
-    """``kind(y, p, out)`` of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE`,
-    calling the generated function ``fname`` (None: nothing)."""
-    lines = ["@njit(FIELD_SIGNATURE, cache=True)", f"def {kind}(y, p, out):"]
-    if fname is None:
-        lines.append("    pass")
-    else:
-        lines.append(f"    r = {fname}(y, p)")
-        lines += [f"    out[{i}] = r[{i}]" for i in range(n)]
-    return "\n".join(lines) + "\n"
-
-
-def module_source(f, gfun, rfun) -> str:
-    """The generated module of one mode: its right-hand side, guards and guard rates as
-    compiled functions ``rhs``, ``guards``, ``rates`` (see module docstring)."""
-    parts = ["# nsfric compiled DOP853 stepper: one mode's functions", "from numba import njit",
-             "from nsfric.solvers.dop853_core import FIELD_SIGNATURE"]
-    specs, fns = [], []
-    for kind, fn in (("rhs", f), ("guards", gfun), ("rates", rfun)):
-        if fn is None:
-            fns.append((kind, None, 0))
-            continue
-        spec = _spec(fn)
-        specs.append(spec)
-        fns.append((kind, f"_{kind}_fn", int(fn.n)))
-    parts += _globals(specs)
-    parts += [_function(spec, fname) for (_, fname, _), spec in zip([x for x in fns if x[1]], specs)]
-    parts += [_field(kind, fname, n) for kind, fname, n in fns]
-    return "\n\n".join(parts)
 
 
 class _Address(WrapperAddressProtocol):
@@ -161,13 +71,10 @@ def stepper(d, mode: str, n: int):
 
 def _build(d, mode, n):
     try:
-        f = d.rhs(mode)
         guards, gfun = d.guards(mode)
-        rfun = d.guard_rates(mode) if gfun is not None else None
         n_guards = len(guards) if gfun is not None else 0
-        if gfun is not None and rfun is None:
-            raise NotCompilable("guards without rates")
-        mod = load_source(module_source(f, gfun, rfun), "dop853")
+        source = mode_source(d, mode)
+        mod = load_source(source, "dop853")
         mod.n_guards = n_guards
         mod.fields = tuple(_Address(getattr(mod, k)) for k in ("rhs", "guards", "rates"))
         _warm(mod, n)
@@ -175,6 +82,7 @@ def _build(d, mode, n):
         raise
     except Exception as e:  # numba's typing and lowering errors
         raise NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from e
+    mark_on_disk(mod, source)  # a later process takes the compiled stepper without compiling
     return mod
 
 

@@ -24,6 +24,7 @@ from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
 
 from .base import ReferenceSolver, register
 from ..solution import Segment, Solution
+from .dop853_source import on_disk
 from .guard_search import first_crossing
 from .switching import ModeLogic
 from .watch import FieldWatch, GuardWatch
@@ -32,10 +33,13 @@ METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": 
 #: the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`): SciPy's steps in numba
 COMPILED = "dop853-numba"
 IMPLICIT = {"Radau", "BDF", "LSODA"}
-#: ``method="auto"`` runs a non-stiff mode on :data:`COMPILED` once numba is loaded in the
-#: process, or once the solve has taken this many SciPy steps: importing numba and loading
-#: the cached stepper costs about 0.4 s CPU, the time of some 5000 SciPy DOP853 steps, so a
-#: short solve in a fresh process keeps SciPy's start-up (the same numbers either way)
+#: ``method="auto"`` runs a non-stiff mode on :data:`COMPILED` where an earlier process left
+#: the mode's compiled stepper on disk (:func:`~nsfric.solvers.dop853_source.on_disk`: no
+#: compilation to pay, only numba's import and the cached code's load), once numba is
+#: loaded in the process, or once the solve has taken this many SciPy steps: compiling
+#: costs a mode about 1 s CPU (the stepper's core once per machine about 10 s), importing
+#: numba and loading the cached stepper about 0.4 s CPU, the time of some 5000 SciPy DOP853
+#: steps (the same numbers either way: SciPy's steps, tested)
 AUTO_COMPILE_STEPS = 5000
 #: ``method="auto"``: the stepper of a stiff mode, and the threshold on the stiffness
 #: index (:func:`stiffness_index`) above which a mode counts as stiff
@@ -82,7 +86,8 @@ class FilippovSolver(ReferenceSolver):
 
     Options: ``method`` (default ``"auto"``: per segment, LSODA where the mode is stiff
     by :func:`stiffness_index`, else the compiled DOP853 ``"dop853-numba"`` where numba
-    compiles the mode's functions and pays (:data:`AUTO_COMPILE_STEPS`), else SciPy's DOP853; or ``"dop853-numba"`` (SciPy's
+    compiles the mode's functions and pays (already compiled on disk, numba loaded, or
+    :data:`AUTO_COMPILE_STEPS`), else SciPy's DOP853; or ``"dop853-numba"`` (SciPy's
     DOP853 where the mode does not compile) or one of :data:`METHODS`), ``n_check`` (guard samples per step,
     default 8), and the mode-loop options ``max_events`` (default 10000) and
     ``zeno_window`` (default 50 events) of every reference solver.
@@ -123,7 +128,8 @@ class FilippovSolver(ReferenceSolver):
             gfun(np.asarray(y0, dtype=float), p)  # a NaN guard would never fire
         if method == "auto":
             method = choose_method(f, y0, p, t0, t_end)
-            if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS):
+            if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS
+                                       or on_disk(d, mode)):
                 method = COMPILED
         if method == COMPILED:
             mod = compiled_stepper(d, mode, len(y0))

@@ -1,0 +1,218 @@
+"""The source of one mode's compiled DOP853 module, and whether it is compiled on disk.
+
+Imports no numba: the Filippov solver asks :func:`on_disk` before it decides to load
+numba at all.  :func:`module_source` turns the code generation's right-hand side,
+guards and guard rates of a mode into the module the compiled stepper
+(:mod:`~nsfric.solvers.dop853_numba`) imports from the kernels cache folder
+(:func:`~nsfric.symbolic.generated.load_source`).  Once that module and the stepper's
+core are compiled (numba ``cache=True``), :func:`mark_on_disk` leaves a checksummed
+entry beside it (:mod:`nsfric.cache_store`), keyed by the module's text, the bytes of
+:mod:`~nsfric.solvers.dop853_core`, the versions of numba and Python and
+``$NUMBA_CACHE_DIR``; :func:`on_disk` reads it, so a later process knows, without
+importing numba, that the compiled stepper costs it only numba's import and the cached
+code's load, never a compilation.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import os
+
+from ..memo import Identity, Memo
+from ..symbolic.frozen import namespace_recipe
+
+#: the cache entry kind of the on-disk markers
+KIND = "dop853-compiled"
+#: bump when the marker's specification changes
+MARKER_FORMAT = 1
+
+
+class NotCompilable(Exception):
+    """The mode's functions cannot be compiled (no numba, no source, numba refuses)."""
+
+
+def _spec(fn) -> dict:
+    """``{src, name, ns}`` of a generated function (restored or fresh)."""
+    raw = getattr(fn, "raw", None)
+    spec = getattr(raw, "spec", None)
+    if spec is not None:
+        return spec
+    try:
+        src = inspect.getsource(raw)
+    except (OSError, TypeError):
+        raise NotCompilable("no source") from None
+    ns = namespace_recipe(raw)
+    if ns is None:
+        raise NotCompilable("foreign globals")
+    return {"src": src, "name": raw.__name__, "ns": ns}
+
+
+def _positional_arguments(fdef) -> None:
+    """Name the arguments of ``fdef`` by position (``_arg0``, ...): code generation
+    names them after SymPy Dummies, numbered in the order a process made them, so the
+    same function would otherwise have another text (and another numba cache entry)
+    in each process.  Left as they are where a new name is taken."""
+    old = [a.arg for a in fdef.args.args]
+    new = [f"_arg{i}" for i in range(len(old))]
+    names = {n.id for n in ast.walk(fdef) if isinstance(n, ast.Name)} | set(old)
+    if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs or set(new) & (names - set(old)):
+        return
+    rename = dict(zip(old, new))
+    for a in fdef.args.args:
+        a.arg = rename[a.arg]
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and n.id in rename:
+            n.id = rename[n.id]
+
+
+def _function(spec: dict, name: str) -> str:
+    """The generated function renamed ``name``, its arguments named by position, its
+    returned list made a tuple."""
+    tree = ast.parse(spec["src"])
+    fdefs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == spec["name"]]
+    if len(fdefs) != 1:
+        raise NotCompilable("unexpected source")
+    fdef = fdefs[0]
+    fdef.name = name
+    fdef.decorator_list = []
+    _positional_arguments(fdef)
+    last = fdef.body[-1]
+    if not (isinstance(last, ast.Return) and isinstance(last.value, ast.List)):
+        raise NotCompilable("the function does not return a list")
+    last.value = ast.Tuple(elts=last.value.elts, ctx=ast.Load())
+    return "@njit(cache=True)\n" + ast.unparse(fdef) + "\n"
+
+
+def _globals(specs) -> list:
+    """Import lines binding the generated functions' globals (one meaning per name)."""
+    seen = {}
+    for spec in specs:
+        for name, what in spec["ns"].items():
+            if seen.setdefault(name, tuple(what)) != tuple(what):
+                raise NotCompilable(f"global {name!r} differs between functions")
+    lines = []
+    for name, (kind, what) in sorted(seen.items()):
+        if kind == "const":
+            lines.append(f"{name} = {float(what)!r}")
+        elif kind == "module":
+            lines.append(f"import {what} as {name}")
+        elif kind == "builtins":
+            continue
+        else:
+            lines.append(f"from {kind} import {what} as {name}")
+    return lines
+
+
+def _field(kind: str, fname: str | None, n: int) -> str:
+    """``kind(y, p, out)`` of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE`,
+    calling the generated function ``fname`` (None: nothing)."""
+    lines = ["@njit(FIELD_SIGNATURE, cache=True)", f"def {kind}(y, p, out):"]
+    if fname is None:
+        lines.append("    pass")
+    else:
+        lines.append(f"    r = {fname}(y, p)")
+        lines += [f"    out[{i}] = r[{i}]" for i in range(n)]
+    return "\n".join(lines) + "\n"
+
+
+def module_source(f, gfun, rfun) -> str:
+    """The generated module of one mode: its right-hand side, guards and guard rates as
+    compiled functions ``rhs``, ``guards``, ``rates`` (see module docstring)."""
+    parts = ["# nsfric compiled DOP853 stepper: one mode's functions", "from numba import njit",
+             "from nsfric.solvers.dop853_core import FIELD_SIGNATURE"]
+    specs, fns = [], []
+    for kind, fn in (("rhs", f), ("guards", gfun), ("rates", rfun)):
+        if fn is None:
+            fns.append((kind, None, 0))
+            continue
+        spec = _spec(fn)
+        specs.append(spec)
+        fns.append((kind, f"_{kind}_fn", int(fn.n)))
+    parts += _globals(specs)
+    parts += [_function(spec, fname) for (_, fname, _), spec in zip([x for x in fns if x[1]], specs)]
+    parts += [_field(kind, fname, n) for kind, fname, n in fns]
+    return "\n\n".join(parts)
+
+
+
+
+def mode_source(d, mode: str) -> str:
+    """:func:`module_source` of ``mode`` of the derived model ``d`` (raises
+    :class:`NotCompilable`)."""
+    f = d.rhs(mode)
+    guards, gfun = d.guards(mode)
+    rfun = d.guard_rates(mode) if gfun is not None else None
+    if gfun is not None and rfun is None:
+        raise NotCompilable("guards without rates")
+    return module_source(f, gfun, rfun)
+
+
+def _core_digest() -> str:
+    """SHA-256 of :mod:`~nsfric.solvers.dop853_core`'s source (read, not imported: it
+    imports numba)."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "dop853_core.py"), "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+def _numba_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("numba")
+    except PackageNotFoundError:
+        return "none"
+
+
+def _marker(source: str):
+    """``(path, spec)`` of the on-disk marker of the module ``source``."""
+    import platform
+
+    from ..symbolic.generated import cache_dir
+
+    digest = hashlib.sha256(source.encode()).hexdigest()
+    spec = {"format": MARKER_FORMAT, "module": digest, "core": _core_digest(), "numba": _numba_version(),
+            "python": f"{platform.python_implementation()} {platform.python_version()}",
+            "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR", "")}
+    return os.path.join(cache_dir(), f"nsfric_dop853_{digest[:24]}.compiled"), spec
+
+
+def mark_on_disk(mod, source: str) -> bool:
+    """Record that the module ``mod`` (imported from ``source``) and the core are
+    compiled into numba's disk cache: only where the module sits in the kernels cache
+    folder (numba caches beside it; a module of a private folder is gone at exit)."""
+    from ..symbolic.generated import cache_dir
+
+    folder = os.path.realpath(cache_dir())
+    if os.path.dirname(os.path.realpath(getattr(mod, "__file__", "") or "")) != folder:
+        return False
+    from .. import cache_store
+
+    path, spec = _marker(source)
+    return cache_store.write(path, KIND, spec, {"compiled": True})
+
+
+_ON_DISK = Memo(64, "nsfric.solvers.dop853_source.on_disk")
+
+
+def marked(d, mode: str) -> bool:
+    """Whether the marker of ``mode`` of ``d`` is on disk and of this setup (read now;
+    see module docstring), without importing numba."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        return False
+    try:
+        source = mode_source(d, mode)
+    except NotCompilable:
+        return False
+    from .. import cache_store
+
+    path, spec = _marker(source)
+    return cache_store.read(path, KIND, spec, check=lambda data: data == {"compiled": True}) is not None
+
+
+def on_disk(d, mode: str) -> bool:
+    """:func:`marked`, decided once per process and mode (the Filippov solver's
+    ``method="auto"`` asks it at every segment)."""
+    return _ON_DISK.get((Identity(d), mode), lambda: marked(d, mode))
