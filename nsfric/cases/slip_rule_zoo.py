@@ -206,28 +206,40 @@ def shared_limits(rules=None) -> list:
 
 
 def plot(rows, path: str) -> str:
-    """``e_t`` against ``theta`` and ``beta`` against ``psi = tan theta``: the exact
-    limits (lines, one per rule) and each code's step at the finest ``dt`` (markers)."""
+    """``e_t`` against ``theta``, its difference from the D-SDS's (where the rules part:
+    invisible on the first panel's scale) and ``beta`` against ``psi = tan theta``: the
+    exact limits (lines, one per rule) and each code's step at the finest ``dt``
+    (markers).  One legend below the panels."""
     from ..plotting import figure, save
 
-    fig, axes = figure(1, 2, figsize=(10.5, 4.2))
+    fig, axes = figure(1, 3, figsize=(14.0, 4.6))
+    ax_e, ax_d, ax_b = axes[0]
     names = list(dict.fromkeys(r["rule"] for r in rows))
+    ref = {r["theta_deg"]: r["e_t"] for r in rows if r["limit_law"] == "d-sds"}
     for i, name in enumerate(names):
         rs = sorted((r for r in rows if r["rule"] == name), key=lambda r: r["theta_deg"])
         th = np.array([r["theta_deg"] for r in rs])
         c, ls = f"C{i % 10}", ("-", "--", ":", "-.")[i % 4]
         label = f"{name} -> {rs[0]['limit_law']}"
-        axes[0][0].plot(th, [r["e_t"] for r in rs], color=c, ls=ls, label=label)
-        axes[0][0].plot(th, [r["step_e_t"] for r in rs], color=c, marker="o", ms=3, ls="none")
+        ax_e.plot(th, [r["e_t"] for r in rs], color=c, ls=ls, label=label)
+        ax_e.plot(th, [r["step_e_t"] for r in rs], color=c, marker="o", ms=3, ls="none")
+        if ref and rs[0]["limit_law"] != "coulomb-viscous":
+            ax_d.plot(th, [r["e_t"] - ref.get(r["theta_deg"], np.nan) for r in rs], color=c, ls=ls)
+            ax_d.plot(th, [r["step_e_t"] - ref.get(r["theta_deg"], np.nan) for r in rs], color=c, marker="o",
+                      ms=3, ls="none")
         psi = np.tan(np.radians(th))
-        axes[0][1].plot(psi, [r["beta"] for r in rs], color=c, ls=ls)
-    axes[0][0].set_xlabel("theta [deg]")
-    axes[0][0].set_ylabel("e_t = vx_f/vx_i (lines: exact limit; dots: the code's step, finest dt)", fontsize=7)
-    axes[0][1].set_xlabel("psi = tan theta")
-    axes[0][1].set_xscale("log")
-    axes[0][1].set_ylabel("beta = -v_t^f/v_t^i (exact limit)", fontsize=8)
-    axes[0][0].legend(fontsize=6, loc="best")
+        ax_b.plot(psi, [r["beta"] for r in rs], color=c, ls=ls)
+    ax_e.set_xlabel("theta [deg]")
+    ax_e.set_ylabel("e_t = vx_f/vx_i (lines: exact limit; dots: the code's step, finest dt)", fontsize=7)
+    ax_d.set_xlabel("theta [deg]")
+    ax_d.set_ylabel("e_t - e_t of the D-SDS limit (Chrono's far off, not drawn)", fontsize=7)
+    ax_d.axhline(0.0, color="0.6", lw=0.6)
+    ax_b.set_xlabel("psi = tan theta")
+    ax_b.set_xscale("log")
+    ax_b.set_ylabel("beta = -v_t^f/v_t^i (exact limit)", fontsize=8)
+    fig.legend(*ax_e.get_legend_handles_labels(), fontsize=7, loc="lower center", ncol=4, frameon=False)
     fig.suptitle("The slip-rule zoo: standard sphere-wall impact (nsfric run slip-rule-zoo)", fontsize=9)
+    fig.tight_layout(rect=(0, 0.12, 1, 0.95))
     return save(fig, path)
 
 
