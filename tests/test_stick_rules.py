@@ -31,6 +31,7 @@ def test_the_rules_decide_as_documented():
              ((False, True, 2e-3, 0.25), (0, 1, 1, 1, 1)),     # a stage crossed; brake and step: |g| small
              ((False, False, 8e-3, 0.25), (0, 0, 1, 0, 0)),    # h b = 1e-2 > g, eq 17: delta = 1.44e-3 > h
              ((False, False, 5e-3, 0.25), (0, 0, 1, 1, 1)),    # eq 17: delta = 9e-4 <= h, g f_ext > 0
+             ((False, False, 5.4e-3, 0.25), (0, 0, 1, 1, 1)),  # eq 17's 0.9: delta = 9.72e-4 <= h
              ((False, False, 5e-3, 0.75), (0, 0, 1, 1, 0)),    # side I at -15: step; f_ext < 0: not dissipative
              ((False, False, -5e-3, 0.75), (0, 0, 1, 1, 1)),   # side II at 2 (1 - lam) b = 5, f_ext < 0
              ((False, False, 2e-2, 0.25), (0, 0, 0, 0, 0))]    # far from 0
@@ -155,3 +156,45 @@ def test_bad_rule_names_name_the_parameter():
     with pytest.raises(ValueError, match="stick_rule"):
         run_batch(DeltaField(model, model.param_vector(values)), np.zeros(len(model.states)), 1e-5, 1,
                   stick_rule="early")
+
+
+@pytest.fixture(scope="module")
+def small_heap():
+    """Ten discs deposited with Cundall-Strack for 0.3 s (km-heap's protocol, small), then
+    released at rest with fresh contacts."""
+    from dataclasses import replace
+
+    from nsfric.papers.krengel_matuttis import km_heap as K
+    from nsfric.papers.krengel_matuttis.heap_run import run_heap
+
+    values = {**K.bind({"quick": 1}), "n_discs": 10, "columns": 5, "width": 8, "t_deposit": 0.3}
+    discs, _ = K.setup(values)
+    P = K.law_params(values)
+    dep = run_heap(discs, "cundall-strack", 1e-5, 30000, P, keep=1000)
+    X = dep.X.copy()
+    X[:, 3:] = 0.0
+    return replace(discs, X=X), P
+
+
+@pytest.mark.parametrize("rule", ["crossing", "step", "dissipative"])
+def test_no_stick_entry_rule_brings_a_small_heap_to_rest(small_heap, rule):
+    """Issue 28's km-heap defect, characterised: eq 14 holds every stuck contact's
+    tangential acceleration at zero, not its velocity, so the residual velocities stay and
+    the holding forces work on them; in this heap the total energy rises under every entry
+    rule (measured over 0.1 s at dt = 1e-5 s: 1.0e-5, 1.3e-5, 1.3e-6 J/m), while the
+    velocity projection (K-M §6) makes it fall (under ``crossing`` and ``step``; under
+    ``dissipative`` it rises by 4.1e-8 J/m: the contacts the rule keeps sliding are not
+    projected)."""
+    from nsfric.papers.krengel_matuttis.heap_run import run_heap
+
+    start, P = small_heap
+    rise = {}
+    for method in ("exact", "velocity-projection")[:1 if rule == "dissipative" else 2]:
+        run = run_heap(start, method, 1e-5, 10000, P, keep=100, stick_rule=rule)
+        E = run.rows["E_kin"] + run.rows["E_pot"] + run.rows["E_el"]
+        rise[method] = float(np.max(E - np.minimum.accumulate(E)))
+        if method == "exact":
+            stuck = run.contacts["stuck"] & run.contacts["active"]
+            assert np.all(np.abs(run.contacts["v_t"][stuck]) > 0)        # the residual velocities stay
+    assert rise["exact"] > 1e-6, rise
+    assert rule == "dissipative" or rise["velocity-projection"] <= 1e-12 * abs(E[0]), rise               # round-off: 5.7e-15 of 5.7e-2
