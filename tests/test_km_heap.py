@@ -108,8 +108,9 @@ def test_a_pyramid_of_three_discs_drifts_in_proportion_to_dt():
     constant rate proportional to dt (K-M: the DAE drift depends on the time step);
     Cundall-Strack's springs hold it (no drift once settled), and so does the velocity
     projection (K-M §6).  Under the stick-entry rule ``crossing`` (the residual is the
-    overshoot of a crossing, ~ a dt); the default ``step`` leaves a residual anywhere in
-    (0, dt |sigma|/0.9], which is not proportional to dt in a single run (ratio 6.8 here)."""
+    overshoot of a crossing, ~ a dt); a rule that sticks before the crossing (``brake``,
+    the default; ``step``) leaves a residual anywhere below its threshold, not
+    proportional to dt in a single run (``step``: ratio 6.8 here)."""
     P = {**TABLE1, "g_x": 0.0, "g_y": -G}
     drift = {}
     for method, dt in (("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5)):

@@ -15,7 +15,7 @@ corner: the rotating block of law ``coulomb-corners`` and its spring variants
   dynamic friction of its side otherwise).  After every step, as
   :mod:`nsfric.schemes.delta` decides for one contact: a closed corner *enters*
   sticking when the stick-entry rule says it stopped (:mod:`nsfric.schemes.stick_rules`;
-  default ``step``: its ``v_t`` reached or crossed 0 within the step, at the end or at a
+  default ``brake``: its ``v_t`` reached or crossed 0 within the step, at the end or at a
   stage, or lies within what its dynamic friction alone removes in one step,
   ``|v_t| <= h mu F_n/m_eff,tan`` -- under ``crossing`` a corner whose ``v_t`` a stuck
   neighbour holds at that neighbour's residual velocity slides at it for ever: the two
@@ -151,7 +151,7 @@ def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, stick_
 
     ``stick_rule``: when a sliding corner enters sticking, a name of
     :data:`~nsfric.schemes.stick_rules.STICK_RULES` (default
-    :data:`~nsfric.schemes.stick_rules.DEFAULT_STICK_RULE`, ``step``: also when
+    :data:`~nsfric.schemes.stick_rules.DEFAULT_STICK_RULE`, ``brake``: also when
     ``|v_t| <= h mu F_n/m_eff,tan``; ``crossing``: only when its ``v_t`` reached or crossed
     0 within the step)."""
     rule = rule_named(stick_rule).code

@@ -22,7 +22,7 @@ eq 13 (tested).  The classification therefore uses ``lam in [0, 1]`` (equivalent
 motion), never the signs of the approximated ``a``.
 
 The contact *enters* sticking when the stick-entry rule says it stopped
-(:mod:`nsfric.schemes.stick_rules`; default ``step``: dynamic friction alone would stop
+(:mod:`nsfric.schemes.stick_rules`; default ``brake``: dynamic friction alone would stop
 it within the next step, ``|g| <= h mu F_n/m``, or ``g`` reached or crossed 0 within the
 step; ``crossing``: only the latter) and ``lam`` at the new state lies in [0, 1]; it
 *leaves* when ``lam`` leaves [0, 1] (then the side is the one ``lam`` points to).  The

@@ -18,7 +18,7 @@ study uses for the delta schemes (K-M §4, ref [7] p 80):
   other with the accelerations updated in between, starting from each contact's force
   of the previous evaluation (no matrix, no instantaneous propagation through the
   whole heap, K-M §5).  A contact enters sticking by the stick-entry rule (default
-  ``step``: once dynamic friction would stop it within the step, or after its relative
+  ``brake``: once dynamic friction would stop it within the step, or after its relative
   tangential velocity crossed 0; :mod:`nsfric.schemes.stick_rules`) with ``lam`` in
   [0, 1], and leaves when ``lam`` leaves [0, 1] -- the decisions of
   :mod:`nsfric.schemes.delta` for one contact.  The residual velocity of the entry step

@@ -11,7 +11,7 @@ so the drift over the window ``W`` is ``W v_held``: :func:`corner_phase_runs` ru
 ``|v_stick| W``, and what the steps after it add while stuck, ``(|v_held| - |v_stick|) W``.
 Three ingredients set the BDF/Heun ratio:
 
-* **the stick-entry rule** (:mod:`nsfric.schemes.stick_rules`): under ``step``, the
+* **the stick-entry rule** (:mod:`nsfric.schemes.stick_rules`): under ``brake``, the
   default, a corner sticks once ``|v_t| <= h mu F_n/m_eff,tan``, i.e. *before* ``v_t``
   crosses 0, so the residual has the sign of the approach; under ``crossing`` (the
   variant ``early-stick rule off``) it sticks after the crossing, with a residual of the

@@ -186,7 +186,7 @@ def _corner_reason_parts(rows) -> list:
     late = _corner_row(rows, 2e-5, "plain", "delta-bdf2")
     top = max(float(r.get("ratio4_max", float("nan"))) for r in (p, p5))
     noise = "every subset below 1, not phase noise" if top < 1 else "some subsets reach 1: within phase noise"
-    parts = [f"the corners stick before v_t crosses 0 (stick-entry rule 'step': eq 17's delta <= h) and the "
+    parts = [f"the corners stick before v_t crosses 0 (stick-entry rule 'brake': |v_t| <= h mu F_n/m_eff,tan) and the "
              f"BDF corrector, stuck, continues its history (the deceleration before sticking), which carries v_t "
              f"on towards 0 (Heun keeps it): at dt = 5e-6 s BDF2/Heun, BDF5/Heun {q(5e-6, 'plain')} over "
              f"{int(float(p.get('n_phases', 0)))} grid phases (4-phase subsets {q(5e-6, 'plain', 'ratio4_min')} to "
