@@ -22,6 +22,7 @@ import numpy as np
 
 from nsfric.io import versions, write_csv_with_sidecar
 from nsfric.plotting import figure, save
+from nsfric.schemes.stick_rules import stick_rule
 from nsfric.papers.krengel_matuttis.km_heap import RUNS, heap_runs
 
 #: fraction of the deposition's largest kinetic energy below which the heap counts as settled
@@ -112,6 +113,7 @@ def write_all(case, out_dir: str, values: dict, progress=None) -> list:
     runs = heap_runs(values, progress)
     summ = summary(runs, values)
     meta = {"case": case.name, "reference": case.reference, "parameters": values, "summary": summ,
+            "stick_rule": stick_rule().name,
             "versions": versions()}
     written = []
     cols = {"method": [], "dt": [], "t": [], "com_drift": []}
@@ -180,7 +182,7 @@ def _fig7(runs, out_dir, summ) -> str:
     ratio = lambda r: "n/a" if r is None else f"{r:.3g}x"  # noqa: E731
     ax.set_title(f"K-M Fig 7 with {runs['discs'].X.shape[0] - runs['n_fixed']} discs, drift at the end: "
                  f"exact/CS (dt 1e-5) {ratio(summ['ratio_exact_over_cs'])}, exact dt 1e-5/5e-6 "
-                 f"{ratio(summ['ratio_exact_dt'])}", fontsize=8)
+                 f"{ratio(summ['ratio_exact_dt'])}; stick-entry rule '{stick_rule().name}'", fontsize=8)
     return save(fig, os.path.join(out_dir, "fig7.png"))
 
 

@@ -149,10 +149,12 @@ def phase_starts(case, values, dt, n_phases=N_PHASES):
     return taus, U
 
 
-def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False, corrections=1):
+def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False, corrections=1,
+                 stick_rule=None):
     """Drifts ``x(t1) - x(t0)`` of the delta scheme, shape (len(param_sets), n_phases),
     all members in one batch, and the first stick time of each member (``integrator``:
-    a name or a Scheme; ``corrections`` of a predictor-corrector BDF)."""
+    a name or a Scheme; ``corrections`` of a predictor-corrector BDF; ``stick_rule`` a
+    name of :data:`nsfric.schemes.stick_rules.STICK_RULES`, default the default rule)."""
     model = case.numeric_model("coulomb")  # the delta code from the disk cache where it is
     P, U0, taus = [], [], []
     for values in param_sets:
@@ -164,7 +166,7 @@ def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, pr
     n_steps = int(round(window[1] / dt))
     keep = math.gcd(int(round(window[0] / dt)), n_steps) or 1  # rows on both window ends
     t, Y, events, _ = run_batch(DeltaField(model, P), U0, dt, n_steps, integrator, projection,
-                                corrections=corrections, keep=keep)
+                                corrections=corrections, keep=keep, stick_rule=stick_rule)
     ix = model.state_names.index("x")
     d = np.array([drift_of(t + taus[b], Y[ix, b], window) for b in range(P.shape[1])])
     stick = np.array([next((e["t"] + taus[b] for e in events[b] if e["kind"] == "stick"), np.nan)
