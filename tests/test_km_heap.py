@@ -164,7 +164,8 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["method", "dt", "t", "com_drift"]
     runs = {(r["method"], float(r["dt"])) for r in rows}
-    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5), ("velocity-projection", 1e-5)}
+    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5), ("velocity-projection", 1e-5),
+                    ("velocity-projection", 5e-6)}
     assert all(np.isfinite(float(r["com_drift"])) for r in rows)
     for name in ("fig6.png", "fig7.png", "heap-final.csv", "heap-runs.csv", "fig7.json"):
         assert (quick_run / name).stat().st_size > 0, name
@@ -183,6 +184,19 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
     # the velocity projection (K-M §6) removes the drift: below Cundall-Strack's, no energy gained
     proj = final[("velocity-projection", 1e-5)]
     assert proj["com_drift_end"] < 0.2 * cs and proj["E_total_rise_max"] == 0.0
+    # ... at both steps of Fig 7 (issue 28: the energy rise of the exact friction measured against it)
+    assert final[("velocity-projection", 5e-6)]["E_total_rise_max"] == 0.0
+    rise = summ["energy_rise"]
+    assert set(rise) == {"exact", "velocity-projection"} and set(rise["exact"]) == {"1e-05", "5e-06"}
+    assert rise["exact"]["5e-06"] == final[("exact", 5e-6)]["E_total_rise_max"]
+
+
+def test_the_verdicts_label_the_energy_rise(quick_run):
+    """km-heap's verdicts name the exact friction's energy rise and the projection's, from fig7.json."""
+    by = {v["id"]: v for v in nsfric.get_case("km-heap").verdicts(str(quick_run))}
+    proj = by["§6/velocity-projection-removes-the-drift"]
+    assert set(proj["nsfric"]) >= {"velocity-projection dt=1e-05", "velocity-projection dt=5e-06"}
+    assert "energy" in proj["note"] and "J/m" in proj["note"]
 
 
 def test_the_case_has_no_single_model():
