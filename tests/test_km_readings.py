@@ -142,3 +142,10 @@ def test_delta_drifts_from_start_adds_the_landing_slide():
     t0, t1 = S.WINDOW_1CM
     np.testing.assert_allclose(start, d * (t1 - stick) / (t1 - t0), rtol=0.05)
     assert np.all(np.abs(start) > 1.2 * np.abs(d))
+
+
+def test_km_pile_equilibrium_says_it_rests_on_an_lcp(tmp_path):
+    (tmp_path / "pile-events.json").write_text(json.dumps({"summary": {"com_drift": 0.0, "max_stuck_v_t": 0.0}}))
+    (tmp_path / "pile-ida.json").write_text(json.dumps({"summary": {"com_drift": 0.0}}))
+    v = next(v for v in case_verdicts("km-pile", str(tmp_path)) if "static equilibrium" in v["paper"])
+    assert v["status"] == "match" and "LCP" in v["note"] and "avoids" in v["note"]

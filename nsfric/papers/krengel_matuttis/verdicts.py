@@ -409,7 +409,11 @@ def km_pile(out_dir: str) -> list:
             lambda: {k: summary(k)["com_drift"] for k in ("events", "ida")},
             lambda d: all(v <= 1e-12 for v in d.values()),
             note="3 discs, 6 contacts (one open at rest), window [t_end/2, t_end]; the drift the paper "
-                 "measures for its heap is the schemes' discretisation error, absent here")
+                 "measures for its heap is the schemes' discretisation error, absent here. The match rests on "
+                 "nsfric's references, which decide the contacts' modes together by a complementarity solve "
+                 "(the planar friction LCP, Lemke) -- exactly what the paper's per-contact equilibration avoids "
+                 "(§5: no matrix); it shows that exact static friction admits the equilibrium, not that the "
+                 "paper's scheme reaches it")
     s.claim("§4, after Fig 5", "velocity projection onto zero relative velocity of the stuck contacts "
             "keeps them stuck: largest |v_t| of a stuck contact <= 1e-12 m/s (event-driven reference)",
             "project onto zero relative velocities for moving contacting particles",
