@@ -149,3 +149,16 @@ def test_km_pile_equilibrium_says_it_rests_on_an_lcp(tmp_path):
     (tmp_path / "pile-ida.json").write_text(json.dumps({"summary": {"com_drift": 0.0}}))
     v = next(v for v in case_verdicts("km-pile", str(tmp_path)) if "static equilibrium" in v["paper"])
     assert v["status"] == "match" and "LCP" in v["note"] and "avoids" in v["note"]
+
+
+@pytest.mark.parametrize("case, name", [("slope-block", "fig4-drift-dt.png"),
+                                        ("slope-block-rotating", "fig4-drift-dt-rotating.png"),
+                                        ("dry-oscillator", "delta-convergence.png")])
+def test_captions_of_the_delta_figures_name_the_stick_entry_rule(case, name):
+    from nsfric.cases.verdicts import case_captions
+    from nsfric.schemes.stick_rules import DEFAULT_STICK_RULE
+
+    text = case_captions(case)[name]
+    assert f"stick-entry rule '{DEFAULT_STICK_RULE}'" in text or f"Stick-entry rule of the delta schemes: " \
+        f"'{DEFAULT_STICK_RULE}'" in text
+    assert "BDF above Heun" not in text

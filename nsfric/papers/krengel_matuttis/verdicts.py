@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from nsfric.cases.verdicts import Reading, Sheet, captions_for, verdicts_for
+from nsfric.schemes.stick_rules import DEFAULT_STICK_RULE
 
 SOURCE = "Krengel & Matuttis"
 
@@ -362,8 +363,11 @@ captions_for("slope-block", {
                             "against exact friction (0.32 ms).",
     "fig4-drift-dt.png": "Krengel & Matuttis Fig 4: drift while stuck against dt (1 cm, 15 deg, "
                          "window 10-50 ms; mean and spread over 8 grid phases) for delta-Heun, "
-                         "delta-BDF2, delta-BDF5 and the projected Heun (no drift). Look at the "
-                         "growth ~ dt and BDF above Heun (the paper: below).",
+                         "delta-BDF2, delta-BDF5 and the projected Heun (no drift), stick-entry rule "
+                         f"'{DEFAULT_STICK_RULE}' (nsfric's default). Look at the growth ~ dt and BDF against "
+                         "Heun (the paper: below): whether BDF drifts less depends on the stick-entry rule and "
+                         "the BDF history, which the paper does not give (fig4-drift-dt-readings.csv: below "
+                         "under 'brake' and 'step', above under 'crossing').",
     "fig5-drift-size.png": "Krengel & Matuttis Fig 5: drift against the block size l at dt = 5e-6 s "
                            "(15 deg, window 0.1-0.3 s). Look at the flat curves: no size "
                            "dependence except where BDF5 becomes unstable (l = 1 mm).",
@@ -378,7 +382,8 @@ captions_for("dry-oscillator", {
                              "trajectories of delta-Heun, -BDF2, -BDF5 at dt = 0.02 against the closed "
                              "form -- they drift after sticking; (middle) max error against dt, first "
                              "order; (right) drift x(10) - x(5) while stuck, first order, zero (<= 1e-14) "
-                             "with the velocity projection (dashed).",
+                             "with the velocity projection (dashed). Stick-entry rule of the delta schemes: "
+                             f"'{DEFAULT_STICK_RULE}' (nsfric's default, nsfric.schemes.stick_rules).",
 })
 captions_for("km-heap", {
     "fig7.png": "Krengel & Matuttis Fig 7 with discs: drift of the centre of mass from the start of the "

@@ -299,9 +299,10 @@ captions_for("slope-block-rotating", {
                                      "eq 20's incremental damping against the instantaneous -gamma_t v.",
     "fig4-drift-dt-rotating.png": "Krengel & Matuttis Fig 4 with the rotating block: drift while stuck "
                                   "against dt (1 cm, 15 deg, window 10-50 ms; mean and spread over 2 grid "
-                                  "phases). Look at the growth ~ dt and BDF above Heun (the paper: below; with one "
-                                  "contact per corner, the caption's last line, below at 5e-6 s); a "
-                                  "diverged scheme is named in the legend, not drawn.",
+                                  "phases; stick-entry rule '" + V.DEFAULT_STICK_RULE + "', nsfric's default). Look "
+                                  "at the growth ~ dt and BDF against Heun (the paper: below; with one contact per "
+                                  "corner, the caption's last line); a diverged scheme is named in the legend, not "
+                                  "drawn.",
     "fig2-slope-15deg-rotating-corners.png": "Krengel & Matuttis Fig 2 with one frictional contact per corner "
                                              "(unilateral, may lift off): 1 cm at 15 deg, dt = 5e-6 s, 20 ms; "
                                              "damped, tangential damping off, no damping (columns). Look at the "
