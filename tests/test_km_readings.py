@@ -68,9 +68,14 @@ def test_the_two_blocks_share_the_fig4_claims(tmp_path):
     vs = merge_claims(case_verdicts("slope-block", out) + case_verdicts("slope-block-rotating", out))
     for id_ in ("fig4/bdf-drifts-less-than-heun", "fig4/bdf2-drifts-less-than-bdf5", "fig4/drift-grows-with-dt",
                 "fig5/bdf-drift-grows-above-0.1m", "fig5/heun-drift-grows-for-small-and-large",
-                "eq19/undamped-cs-oscillates"):
+                "eq19/undamped-cs-oscillates", "fig2/dae-drifts-more-than-cs", "fig3/cs-grips-later",
+                "fig3/damped-exact-friction-grips-first", "fig3/block-comes-to-rest"):
         v = _by_id(vs, id_)
         assert v["cases"] == ["slope-block", "slope-block-rotating"], id_
+    # within a case every claim is one verdict (the per-corner figures are readings of it)
+    for case in ("slope-block", "slope-block-rotating"):
+        ids = [v["id"] for v in case_verdicts(case, out)]
+        assert len(ids) == len(set(ids)), case
     # per-corner and mechanism rows are readings of the rotating case's one verdict, not verdicts
     assert not [v for v in vs if v["case"] == "slope-block-rotating" and "BDF show less drift" in str(v["paper"])
                 and v["id"] != "fig4/bdf-drifts-less-than-heun"]

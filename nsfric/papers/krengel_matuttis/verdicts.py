@@ -168,9 +168,14 @@ BDF2_REASON = ("nsfric's BDF2 and BDF5 drifts agree within a few per cent (same 
                "velocity at the stick transition)")
 
 
-def grip_claims(s, o, damped):
+def grip_claims(s, o, damped, more=None):
     """Figs 2-3 (both blocks): coming to rest at 30 deg, DAE against CS drift at 15 deg, CS's
-    later grip at 30 deg; ``damped`` the key of the damped column in ``summary.json``."""
+    later grip at 30 deg; ``damped`` the key of the damped column in ``summary.json``;
+    ``more``: ``{id: [Reading]}``, further readings of a claim (the rotating block's per-corner
+    figures), which then becomes one verdict of the readings."""
+    more = more or {}
+    if more:
+        return _grip_readings(s, o, damped, more)
     s.claim("§4, Fig 3", "at alpha = 30 deg (below the critical angle) the block comes to rest",
             "the block should come to rest", lambda: _first_stick(o, "fig3", damped, "exact static friction"),
             lambda t: t is not None and t > 0, note="exact static friction: stick time [s]", id=COMES_TO_REST)
@@ -184,6 +189,31 @@ def grip_claims(s, o, damped):
             lambda: {"exact CS law": _first_stick(o, "fig3", damped, "exact CS law"),
                      "exact static friction": _first_stick(o, "fig3", damped, "exact static friction")},
             lambda d: d["exact CS law"] > d["exact static friction"], id=GRIPS_LATER)
+
+
+def _grip_readings(s, o, damped, more):
+    """:func:`grip_claims` with further readings ``more`` per id (one verdict per claim)."""
+    fig = lambda n, k, key: o.json("summary.json")[f"fig{n}"][f"damping={damped}"][k][key]  # noqa: E731
+    s.claim("§4, Fig 3", "at alpha = 30 deg (below the critical angle) the block comes to rest",
+            "the block should come to rest", lambda: _first_stick(o, "fig3", damped, "exact static friction"),
+            lambda t: t is not None and t > 0, note="exact static friction: stick time [s]", id=COMES_TO_REST)
+    s.readings("Fig 2", "15 deg: the 'DAE' friction drifts more than Cundall-Strack",
+               "DAE shows stronger drift far from the critical angle than CS",
+               [Reading("shared surface: x at 20 ms", "the block's x at 20 ms, DAE delta-Heun and CS Heun, damped",
+                        lambda: {k: fig(2, k, "x_end") for k in ("DAE delta-Heun", "CS Heun")},
+                        lambda d: abs(d["DAE delta-Heun"]) > abs(d["CS Heun"]),
+                        "DAE does not drift more than CS"), *more.get(DAE_DRIFTS_MORE, [])], id=DAE_DRIFTS_MORE)
+    s.readings("Fig 3", "30 deg: Cundall-Strack grips later than exact static friction",
+               "CS shows a later onset of static friction than DAE",
+               [Reading("shared surface: first stick", "first stick of the exact CS law and the exact static "
+                        "friction, damped", lambda: {k: fig(3, k, "first_stick")
+                                                     for k in ("exact CS law", "exact static friction")},
+                        lambda d: d["exact CS law"] > d["exact static friction"], "CS does not grip later"),
+                *more.get(GRIPS_LATER, [])], id=GRIPS_LATER)
+    if GRIP_FIRST in more:
+        s.readings("Fig 3", "30 deg: the damped DAE grips before every other configuration",
+                   "the damped DAE has a significantly earlier onset than any other configuration",
+                   more[GRIP_FIRST], id=GRIP_FIRST)
 
 
 def drift_claims(s, o, dts, bdf_reason, bdf2_reason, size_reason, excess=False, bdf_readings=(),

@@ -198,28 +198,32 @@ UNDAMPED_NOTE = ("without any damping (damping=0) nothing grips for good: the no
                  "block at 15 deg neither lifts off nor slides)")
 
 
-def corner_series_claims(s, o):
+def corner_series_readings(o) -> dict:
     """Figs 2-3 with one frictional contact per corner (``summary.json`` ``fig2_corners``,
-    ``fig3_corners``; :mod:`nsfric.papers.krengel_matuttis.slope_block_series`): the paper's two claims."""
+    ``fig3_corners``; :mod:`nsfric.papers.krengel_matuttis.slope_block_series`): readings of
+    the paper's three claims, ``{id: [Reading]}`` (:func:`~nsfric.papers.krengel_matuttis.verdicts.grip_claims`)."""
     summary = lambda: o.json("summary.json")  # noqa: E731
-    s.claim("§4, Fig 2, fig2-slope-15deg-rotating-corners.csv", "one contact per corner, 15 deg, with damping: "
-            "|x(20 ms) - x(10 ms)| of DAE delta-Heun against CS Heun and CS viscous Heun [m]",
-            "DAE shows stronger drift far from the critical angle than CS",
+    grips = lambda: corner_grip_claims(summary()["fig3_corners"])  # noqa: E731
+    names = "DAE delta-Heun and CS Heun / CS viscous Heun with damping normal+tangential, normal only, none"
+    return {
+        V.DAE_DRIFTS_MORE: [Reading(
+            "per corner: drift after grip", "one contact per corner (fig2-slope-15deg-rotating-corners.csv), 15 deg, "
+            "with damping: |x(20 ms) - x(10 ms)| of DAE delta-Heun against CS Heun and CS viscous Heun [m]; also with "
+            "the tangential damping off; " + UNDAMPED_NOTE,
             lambda: {k: summary()["fig2_corners"][f"damping={DAMPED}"][k]["drift"] for k in (CORNER_DAE,) + CORNER_CS},
             lambda d: corner_drift_order({"damping=x": {k: {"drift": v} for k, v in d.items()}})["x"],
-            reason="with one contact per corner DAE drifts no more than CS after grip",
-            note="also with the tangential damping off; " + UNDAMPED_NOTE)
-    s.claim("§4, Fig 3, fig3-slope-30deg-rotating-corners.csv", "one contact per corner, 30 deg: grip time "
-            "(from when on a corner stays stuck) of DAE delta-Heun and CS Heun / CS viscous Heun with damping "
-            "normal+tangential, normal only, none [s]",
-            "CS shows a later onset of static friction than DAE; the damped DAE has a significantly earlier "
-            "onset than any of the other configurations",
-            lambda: corner_grip_claims(summary()["fig3_corners"])["grips"],
-            lambda g: (lambda c: c["cs_later"] and c["damped_dae_first"])(
-                corner_grip_claims(_as_fig3(g))),
-            reason="with one contact per corner a CS configuration or the undamped DAE grips no later than "
-                   "the damped DAE",
-            note="None: no lasting grip within 20 ms; " + UNDAMPED_NOTE)
+            "with one contact per corner DAE drifts no more than CS after grip")],
+        V.GRIPS_LATER: [Reading(
+            "per corner: lasting grip", "one contact per corner (fig3-slope-30deg-rotating-corners.csv), 30 deg: grip "
+            f"time (from when on a corner stays stuck; None: no lasting grip within 20 ms) of {names} [s]",
+            lambda: grips()["grips"], lambda g: corner_grip_claims(_as_fig3(g))["cs_later"],
+            "with one contact per corner a damped CS configuration grips no later than the damped DAE")],
+        V.GRIP_FIRST: [Reading(
+            "per corner: lasting grip", "one contact per corner (fig3-slope-30deg-rotating-corners.csv), 30 deg: grip "
+            f"time of {names} [s]; " + UNDAMPED_NOTE,
+            lambda: grips()["grips"], lambda g: corner_grip_claims(_as_fig3(g))["damped_dae_first"],
+            "with one contact per corner a CS configuration or the undamped DAE grips no later than the damped DAE")],
+    }
 
 
 def _as_fig3(grips) -> dict:
@@ -253,7 +257,7 @@ def slope_block_rotating(out_dir: str) -> list:
              lambda: max((summary()["slide35"][k]["acceleration"] for k in ("filippov", "ida")),
                          key=lambda a: abs(a - summary()["slide35"]["exact"])),
              rtol=1e-6, note="the block slides; the rocking has settled (omega constant)")
-    grip_claims(s, o, DAMPED)
+    grip_claims(s, o, DAMPED, more=corner_series_readings(o))
     s.claim("§4 after eq 20, Fig 3", "30 deg: the incremental damping of eq 20 grips later than the "
             "instantaneous -gamma_t v (settle time of x, CS on Heun) [s]",
             "the damping term of eq 19/20 retards the grip of the tangential force close to the critical angle",
@@ -273,7 +277,6 @@ def slope_block_rotating(out_dir: str) -> list:
                  bdf_readings=fig4_readings(o, lambda d: max(d.values()) < 1, BDF_REASON),
                  bdf2_readings=fig4_readings(o, lambda d: d["delta-bdf2"] < d["delta-bdf5"], BDF2_REASON),
                  size_readings=size_readings)
-    corner_series_claims(s, o)
     s.claim("§4 after Fig 5", "velocity projection on sticking (delta-heun-proj): drift over the Fig 4 window "
             "relative to delta-Heun's, largest over dt",
             "it would be possible to 'fix' the particle by velocity projection",
