@@ -62,8 +62,11 @@ def write(tmp_path, rows):
     lines = [f"{r['integrator']},{r['scheme']},{r['l']},{r['drift']},{r['mean_abs']},{r['mean_abs']},{r['mean_abs']},"
              f"0,{r['both_stuck']},1\n" for r in rows]
     (tmp_path / CORNER_SIZE_CSV).write_text(head + "".join(lines))
-    by = {v["quantity"]: v for v in CASE.verdicts(str(tmp_path)) if v["place"] == "Fig 5, " + CORNER_SIZE_CSV}
-    return (next(v for q, v in by.items() if "BDF2 and BDF5" in q), next(v for q, v in by.items() if "Heun" in q))
+    by = {v["id"]: v for v in CASE.verdicts(str(tmp_path))}
+
+    def corner(id_):  # the per-corner reading of the Fig 5 claim (one verdict per claim, issue 28)
+        return next(r for r in by[id_]["readings"] if r["name"].startswith("per corner"))
+    return corner("fig5/bdf-drift-grows-above-0.1m"), corner("fig5/heun-drift-grows-for-small-and-large")
 
 
 def test_verdicts_read_the_drift_in_excess_of_the_exact_reference(tmp_path):
@@ -72,7 +75,7 @@ def test_verdicts_read_the_drift_in_excess_of_the_exact_reference(tmp_path):
     BDF rising at 1 mm differs; a failed exact reference (NaN) is not reproduced."""
     bdf, heun = write(tmp_path, PAPER)
     assert bdf["status"] == "match" and heun["status"] == "match"
-    assert heun["nsfric"] == pytest.approx([4e-6 / 6e-7, 3e-6 / 6e-7])
+    assert heun["value"]["delta-heun"] == pytest.approx([4e-6 / 6e-7, 3e-6 / 6e-7])
     flat = table((6e-7,) * 4 + (6e-7 + 1.4e-5,), (1e-6,) * 4 + (1e-6 + 1.4e-5,), (1e-6,) * 4 + (1e-6 + 1.4e-5,), EXACT)
     bdf, heun = write(tmp_path, flat)  # raw rise at 1 m, all of it the exact block's own motion
     assert bdf["status"] == "differs" and heun["status"] == "differs"

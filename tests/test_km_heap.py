@@ -107,11 +107,15 @@ def test_a_pyramid_of_three_discs_drifts_in_proportion_to_dt():
     keeps the residual velocity of the stick transition, so the pyramid spreads at a
     constant rate proportional to dt (K-M: the DAE drift depends on the time step);
     Cundall-Strack's springs hold it (no drift once settled), and so does the velocity
-    projection (K-M §6)."""
+    projection (K-M §6).  Under the stick-entry rule ``crossing`` (the residual is the
+    overshoot of a crossing, ~ a dt); a rule that sticks before the crossing (``brake``,
+    the default; ``step``) leaves a residual anywhere below its threshold, not
+    proportional to dt in a single run (``step``: ratio 6.8 here)."""
     P = {**TABLE1, "g_x": 0.0, "g_y": -G}
     drift = {}
     for method, dt in (("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5)):
-        run = run_heap(pyramid(), method, dt, int(round(0.2 / dt)), P, keep=int(round(1e-3 / dt)))
+        run = run_heap(pyramid(), method, dt, int(round(0.2 / dt)), P, keep=int(round(1e-3 / dt)),
+                       stick_rule="crossing")
         x = run.rows["com_y"]
         drift[(method, dt)] = abs(x[-1] - x[100])
         if method == "exact":
@@ -160,7 +164,8 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
         rows = list(csv.DictReader(f))
     assert list(rows[0]) == ["method", "dt", "t", "com_drift"]
     runs = {(r["method"], float(r["dt"])) for r in rows}
-    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5), ("velocity-projection", 1e-5)}
+    assert runs == {("exact", 1e-5), ("exact", 5e-6), ("cundall-strack", 1e-5), ("velocity-projection", 1e-5),
+                    ("velocity-projection", 5e-6)}
     assert all(np.isfinite(float(r["com_drift"])) for r in rows)
     for name in ("fig6.png", "fig7.png", "heap-final.csv", "heap-runs.csv", "fig7.json"):
         assert (quick_run / name).stat().st_size > 0, name
@@ -179,6 +184,19 @@ def test_the_run_writes_fig7_and_the_heap(quick_run):
     # the velocity projection (K-M §6) removes the drift: below Cundall-Strack's, no energy gained
     proj = final[("velocity-projection", 1e-5)]
     assert proj["com_drift_end"] < 0.2 * cs and proj["E_total_rise_max"] == 0.0
+    # ... at both steps of Fig 7 (issue 28: the energy rise of the exact friction measured against it)
+    assert final[("velocity-projection", 5e-6)]["E_total_rise_max"] == 0.0
+    rise = summ["energy_rise"]
+    assert set(rise) == {"exact", "velocity-projection"} and set(rise["exact"]) == {"1e-05", "5e-06"}
+    assert rise["exact"]["5e-06"] == final[("exact", 5e-6)]["E_total_rise_max"]
+
+
+def test_the_verdicts_label_the_energy_rise(quick_run):
+    """km-heap's verdicts name the exact friction's energy rise and the projection's, from fig7.json."""
+    by = {v["id"]: v for v in nsfric.get_case("km-heap").verdicts(str(quick_run))}
+    proj = by["§6/velocity-projection-removes-the-drift"]
+    assert set(proj["nsfric"]) >= {"velocity-projection dt=1e-05", "velocity-projection dt=5e-06"}
+    assert "energy" in proj["note"] and "J/m" in proj["note"]
 
 
 def test_the_case_has_no_single_model():

@@ -14,11 +14,12 @@ corner: the rotating block of law ``coulomb-corners`` and its spring variants
   (eq 9 per corner with its own ``m_eff,tan`` and eq 22's ``f_ext`` while stuck; the
   dynamic friction of its side otherwise).  After every step, as
   :mod:`nsfric.schemes.delta` decides for one contact: a closed corner *enters*
-  sticking when its ``v_t`` reached or crossed 0 within the step (at the end or at a
-  stage) -- or lies within what its dynamic friction alone removes in one step,
-  ``|v_t| <= h mu F_n/m_eff,tan`` (else a corner whose ``v_t`` a stuck neighbour holds
-  at that neighbour's residual velocity would slide at it for ever: the two corners'
-  ``v_t`` differ only by ``omega l sin theta``) -- and its ``lam`` (eq 13) lies in
+  sticking when the stick-entry rule says it stopped (:mod:`nsfric.schemes.stick_rules`;
+  default ``brake``: its ``v_t`` reached or crossed 0 within the step, at the end or at a
+  stage, or lies within what its dynamic friction alone removes in one step,
+  ``|v_t| <= h mu F_n/m_eff,tan`` -- under ``crossing`` a corner whose ``v_t`` a stuck
+  neighbour holds at that neighbour's residual velocity slides at it for ever: the two
+  corners' ``v_t`` differ only by ``omega l sin theta``) and its ``lam`` (eq 13) lies in
   [0, 1]; it *leaves* when ``lam`` leaves
   [0, 1]; an open corner is not stuck (lift-off).  The residual velocity of the step
   that crossed 0 is kept: the drift of Figs 4-5;
@@ -48,6 +49,7 @@ from ..symbolic.contacts import OPEN, SLIP_MINUS, SLIP_PLUS, STICK
 from ..symbolic.corner_forces import CornerForces
 from .base import register_stepper
 from .field import Eval, RateField
+from .stick_rules import enters_stick, stick_rule as rule_named
 
 
 class CornerDeltaField(RateField):
@@ -138,7 +140,7 @@ def _events(t, old: str, new: str) -> list:
     return out
 
 
-def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_stick: bool = True):
+def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, stick_rule=None):
     """``integrator`` plus per-corner exact friction (see the module) for a batch of
     members (``U0`` (2n, B), parameters ``forces``' members), all stepped at once:
     ``(t, Y, info)`` with ``Y`` (2n, B, n_steps + 1) and ``info`` = ``codes`` (K, B,
@@ -147,11 +149,12 @@ def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_
     Every decision is taken member by member, so a member's rows equal its run alone
     (:func:`integrate_exact`), bit for bit.
 
-    ``early_stick`` (default True): a sliding corner also enters sticking when
-    ``|v_t| <= h mu F_n/m_eff,tan`` (the module's early-stick rule); False: only when its
-    ``v_t`` reached or crossed 0 within the step, as the single contact of
-    :mod:`nsfric.schemes.delta` (an ingredient switch of
-    :mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`)."""
+    ``stick_rule``: when a sliding corner enters sticking, a name of
+    :data:`~nsfric.schemes.stick_rules.STICK_RULES` (default
+    :data:`~nsfric.schemes.stick_rules.DEFAULT_STICK_RULE`, ``brake``: also when
+    ``|v_t| <= h mu F_n/m_eff,tan``; ``crossing``: only when its ``v_t`` reached or crossed
+    0 within the step)."""
+    rule = rule_named(stick_rule).code
     U = np.array(U0, dtype=float)
     B = U.shape[1]
     fld = CornerDeltaField(forces, np.zeros((forces.K, B), dtype=bool))
@@ -180,13 +183,12 @@ def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_
                     break
             ev = fld.evaluate(U1)
             info = ev[1]
-            crossed = g0 * info["v_t"] <= 0
-            if early_stick:
-                crossed |= np.abs(info["v_t"]) <= h * info["brake"]
+            staged = np.zeros_like(fld.stuck)
             for gs in fld.stage_g:
-                crossed |= g0 * gs <= 0
+                staged |= g0 * gs <= 0
+            stopped = enters_stick(rule, g0 * info["v_t"] <= 0, staged, info["v_t"], info["brake"], info["lam"], h)
             inband = (info["lam"] >= 0) & (info["lam"] <= 1)
-            stuck = info["closed"] & ((fld.stuck & inband) | (~fld.stuck & crossed & inband))
+            stuck = info["closed"] & ((fld.stuck & inband) | (~fld.stuck & stopped & inband))
             if np.any(stuck != fld.stuck):
                 fld.stuck = stuck
                 ev = fld.evaluate(U1)
@@ -201,12 +203,12 @@ def integrate_batch(forces: CornerForces, integrator, t0, U0, h, n_steps, early_
                                                 "steps": steps, "nfev": fld.n_rhs}
 
 
-def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, early_stick: bool = True):
+def integrate_exact(forces: CornerForces, integrator, t0, u0, h, n_steps, stick_rule=None):
     """One member (``u0`` (2n,), ``forces``' first member) of :func:`integrate_batch`:
     ``(t, Y, info)`` with ``info["modes"]`` the rows' mode strings (None after a
     divergence)."""
     t, Y, info = integrate_batch(forces, integrator, t0, np.asarray(u0, dtype=float)[:, None], h, n_steps,
-                                 early_stick)
+                                 stick_rule)
     codes = info["codes"][:, 0]
     modes = [_mode(codes[:, j]) if codes[0, j] >= 0 else None for j in range(codes.shape[1])]
     return t, Y[:, 0], {"events": info["events"][0], "termination": info["termination"][0],

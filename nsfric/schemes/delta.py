@@ -21,13 +21,15 @@ eq 13 (tested).  The classification therefore uses ``lam in [0, 1]`` (equivalent
 "both fields push into the surface", scenario 2, for any friction that opposes the
 motion), never the signs of the approximated ``a``.
 
-The contact *enters* sticking when the tangential velocity changes sign within a step
-(or is zero) and ``lam`` at the new state lies in [0, 1]; it *leaves* when ``lam``
-leaves [0, 1] (then the side is the one ``lam`` points to).  The flag is kept between
-steps, as a DEM contact list keeps it.  Nothing resets the velocity: the residual
-velocity of the step that crossed ``g = 0`` is kept while the force balance (eq 14)
-holds it constant -- the index-reduced DAE drifts, linearly in time, by an amount that
-shrinks with the step (Figs 4-5).  The ``-proj`` variants apply the velocity projection
+The contact *enters* sticking when the stick-entry rule says it stopped
+(:mod:`nsfric.schemes.stick_rules`; default ``brake``: dynamic friction alone would stop
+it within the next step, ``|g| <= h mu F_n/m``, or ``g`` reached or crossed 0 within the
+step; ``crossing``: only the latter) and ``lam`` at the new state lies in [0, 1]; it
+*leaves* when ``lam`` leaves [0, 1] (then the side is the one ``lam`` points to).  The
+flag is kept between steps, as a DEM contact list keeps it.  Nothing resets the
+velocity: the residual velocity of the entry step is kept while the force balance
+(eq 14) holds it constant -- the index-reduced DAE drifts, linearly in time, by an
+amount that shrinks with the step (Figs 4-5).  The ``-proj`` variants apply the velocity projection
 the paper suggests (Hairer & Wanner II p 471): on entering the stuck state the
 velocity is set to zero (the reset map of the sliding mode) and the history of a
 multistep integrator is projected too (positions held, velocities zero).
@@ -62,6 +64,7 @@ from .delta_rules import (DELTA_FACTOR, REVERSAL, SLIP, STICK, delta_choice, del
                           delta_lambda_scalar, delta_side, ieee_div)
 from .codecache import is_index_list, store
 from .field import Eval, RateField
+from . import stick_rules
 
 #: Krengel & Matuttis's names of the integrators -> the registered schemes
 KM_INTEGRATORS = {"heun": "heun", "bdf2": "bdf2-pc", "bdf5": "bdf5-pc"}
@@ -117,23 +120,27 @@ class DeltaField:
         return getattr(self, name)
 
     def pieces(self, U):
-        """``(f_I, f_II, g, lam)`` at the states ``U`` (n, B)."""
+        """``(f_I, f_II, g, lam, brake)`` at the states ``U`` (n, B); ``brake`` =
+        ``(sigma_II - sigma_I)/2``, the deceleration of dynamic friction alone (``mu
+        F_n/m``), for the stick-entry rule ``step``."""
         self.n_eval += 1
         n = self.n
         if self._scalar and U.shape[1] == 1:
             out = self._fun_math(U[:, 0].tolist(), self._plist)
-            lam = delta_lambda_scalar(float(out[2 * n]), float(out[2 * n + 1]), float(out[2 * n + 2]))
-            return out[:n, None], out[n:2 * n, None], out[2 * n: 2 * n + 1], np.array([lam])
+            g, s_plus, s_minus = float(out[2 * n]), float(out[2 * n + 1]), float(out[2 * n + 2])
+            lam = delta_lambda_scalar(g, s_plus, s_minus)
+            return (out[:n, None], out[n:2 * n, None], out[2 * n: 2 * n + 1], np.array([lam]),
+                    np.array([0.5 * (s_minus - s_plus)]))
         out = self._fun(U, self.P)
         fp, fm = out[:n], out[n:2 * n]
         g, s_plus, s_minus = out[2 * n], out[2 * n + 1], out[2 * n + 2]
         a1, a2 = delta_indicators(g, s_plus, s_minus)
-        return fp, fm, g, a1 / (a1 + a2)  # eq 12
+        return fp, fm, g, a1 / (a1 + a2), 0.5 * (s_minus - s_plus)  # eq 12
 
     @staticmethod
     def rates(pieces, stuck):
         """Eq 9 while stuck with ``lam`` in [0, 1]; else the side of ``g`` (or of ``lam``)."""
-        fp, fm, g, lam = pieces
+        fp, fm, g, lam = pieces[:4]
         if len(g) == 1:  # scalar fast path, the same decisions
             c = delta_choice(stuck[0], g[0], lam[0])
             if c == 0:
@@ -291,7 +298,7 @@ def integrator_scheme(integrator, corrections=1):
 
 
 def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=False,
-              corrections=1, t0=0.0, keep=1, progress=None, backend=None):
+              corrections=1, t0=0.0, keep=1, progress=None, backend=None, stick_rule=None):
     """Integrate ``n_steps`` fixed steps of ``integrator`` plus the delta adjustment for a
     batch of initial states ``U0`` (n, B).
 
@@ -304,7 +311,11 @@ def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=F
     ``backend`` (default ``$NSFRIC_BATCH_BACKEND``, else ``"auto"``: the first that
     applies): ``"numba"`` (:mod:`~nsfric.schemes.delta_kernel`) or ``"numpy"``
     (:mod:`~nsfric.schemes.delta_loop`), the same numbers; ``field.backend`` says which ran.
+    ``stick_rule``: when a sliding member enters sticking, a name of
+    :data:`~nsfric.schemes.stick_rules.STICK_RULES` (default
+    :data:`~nsfric.schemes.stick_rules.DEFAULT_STICK_RULE`).
     """
+    rule = stick_rules.stick_rule(stick_rule).code
     scheme = integrator_scheme(integrator, corrections)
     backend = backend or os.environ.get("NSFRIC_BATCH_BACKEND") or "auto"
     if backend == "loop":
@@ -319,7 +330,7 @@ def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=F
         from .delta_kernel import run_kernel
 
         try:
-            out = run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress)
+            out = run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress, rule)
         except (ImportError, Untraceable):
             if backend == "numba":
                 raise
@@ -330,7 +341,7 @@ def run_batch(field: DeltaField, U0, h, n_steps, integrator="heun", projection=F
 
     field.backend = "numpy"
     with np.errstate(all="ignore"):
-        return run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress)
+        return run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress, rule)
 
 
 def side_name(field, side):

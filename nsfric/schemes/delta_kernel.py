@@ -8,8 +8,9 @@ member by member in compiled code; nothing is restated by hand:
   reset map (``-proj``) are printed from the derived expressions by
   :func:`~nsfric.symbolic.kernel.block_lines` (the printer and CSE of the NumPy path);
 * the per-member decisions -- eq 12 with eqs 15-17, the rate taken (eq 9 while stuck),
-  the side, the end-of-step stick/slip/reversal decision -- are the pure functions of
-  :mod:`nsfric.schemes.delta` (the single-run path's own), whose *source* is compiled
+  the side, the end-of-step stick/slip/reversal decision, the stick-entry rule -- are
+  the pure functions of :mod:`nsfric.schemes.delta_rules` and
+  :mod:`nsfric.schemes.stick_rules` (the NumPy path's own), whose *source* is compiled
   into the generated module;
 * the **step** is the registered scheme's own ``start``/``step`` (and ``map_history``
   for the projection) *traced* on :class:`DeltaTracer`, the field interface of
@@ -32,6 +33,7 @@ import numpy as np
 from ..memo import Identity, Memo
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
+from . import stick_rules as R
 from .batch_kernel import check_powers, remembered
 from .codecache import is_index_list, store as scheme_store
 from .trace import Recorder, Sym, Untraceable
@@ -72,9 +74,9 @@ class DeltaTracer(Recorder, RateField):
                 self.emit(f"{name} = {Sym.code(x)}")
             s = self.var("S")
             fp, fm, g, lam = [f"{s}p{j}" for j in range(n)], [f"{s}m{j}" for j in range(n)], f"{s}g", f"{s}l"
-            self.emit(f"{', '.join(fp + fm + [g, lam])} = pieces({', '.join(a)}, {self.params})")
+            self.emit(f"{', '.join(fp + fm + [g, lam, s + 'b'])} = pieces({', '.join(a)}, {self.params})")
             self.emit("nf += 1")
-            self.emit(f"cr = cr or G * {g} <= 0.0")  # run_batch's stage_g crossing test
+            self.emit(f"cs = cs or G * {g} <= 0.0")  # run_batch's stage_g crossing test
         c = self.var("C")
         self.emit(f"{c} = delta_choice(ST, {g}, {lam})")
         k = [self.var("K") for _ in range(n)]
@@ -151,7 +153,7 @@ def trace_delta(scheme, n, n_params, projected, n_pre=0):
 
 
 # -- the generated modules --------------------------------------------------------------
-_PURE = (D.ieee_div, D.delta_lambda_scalar, D.delta_choice, D.delta_side, D.delta_event)
+_PURE = (D.ieee_div, D.delta_lambda_scalar, D.delta_choice, D.delta_side, D.delta_event, R.enters_stick)
 _FIELDS = Memo(32, "nsfric.schemes.delta_kernel.fields")
 _KERNELS = Memo(64, "nsfric.schemes.delta_kernel.kernels")
 
@@ -190,7 +192,8 @@ def _field_source(model) -> dict:
     fp, fm = [f"_fp{j}" for j in range(n)], [f"_fm{j}" for j in range(n)]
     parts = ["import math", "import numpy", "from numba import njit",
              f"DELTA_FACTOR = {D.DELTA_FACTOR!r}",
-             f"STICK, SLIP, REVERSAL = {D.STICK}, {D.SLIP}, {D.REVERSAL}"]
+             f"STICK, SLIP, REVERSAL = {D.STICK}, {D.SLIP}, {D.REVERSAL}",
+             f"END, CROSSING, BRAKE, STEP, DISSIPATIVE = {R.END}, {R.CROSSING}, {R.BRAKE}, {R.STEP}, {R.DISSIPATIVE}"]
     parts += ["@njit(cache=True)\n" + inspect.getsource(f) for f in _PURE]
     # the subexpressions of the parameters alone: once per member (``pre``), not per evaluation
     pre, names, body = hoisted_block_lines(exprs, args, None, fp + fm + ["_g", "_sp", "_sm"], set(d.p), "    ")
@@ -201,7 +204,8 @@ def _field_source(model) -> dict:
                                + [f"    return ({', '.join(names)},)"]))
     parts.append("\n".join(["@njit(cache=True)", f"def pieces({', '.join(a + cs)}):"] + bind
                            + [f"    {x} = {c}" for x, c in zip(names, cs)] + body
-                           + [f"    return {', '.join(fp + fm)}, _g, delta_lambda_scalar(_g, _sp, _sm)"]))
+                           + [f"    return {', '.join(fp + fm)}, _g, delta_lambda_scalar(_g, _sp, _sm), "
+                              "0.5 * (_sm - _sp)"]))
     q = [f"_q{j}" for j in range(n)]
     body = block_lines(d.reset_expr(s.name), args, a, q, "    ")
     parts.append("\n".join(["@njit(cache=True)", f"def reset({sig}):"] + body + [f"    return {', '.join(q)}"]))
@@ -240,10 +244,10 @@ def _run_source(field_mod, n, n_params, n_pre, start, bodies, projections, n_slo
             out += _indent(list(compute) + by_length(stores), 4)
         return out
 
-    pieces_n = f"{', '.join(QP + QM)}, G1, L1 = pieces({', '.join(N)}, {PC})"
-    step = ["t_ = t0 + i * h", "cr = False"] + grouped(bodies) + [
-        pieces_n, "nf += 1", "cr = cr or G * G1 <= 0.0",
-        "EV, TO = delta_event(ST, cr, G, G1, L1)",
+    pieces_n = f"{', '.join(QP + QM)}, G1, L1, B1 = pieces({', '.join(N)}, {PC})"
+    step = ["t_ = t0 + i * h", "cs = False"] + grouped(bodies) + [
+        pieces_n, "nf += 1",
+        "EV, TO = delta_event(ST, enters_stick(rule, G * G1 <= 0.0, cs, G1, B1, L1, h), G, G1, L1)",
         "if EV != 0:",
         "    if ne < room:",
         "        ev_step[b, ne] = i + 1", "        ev_kind[b, ne] = EV",
@@ -262,17 +266,17 @@ def _run_source(field_mod, n, n_params, n_pre, start, bodies, projections, n_slo
     body = [f"P{i} = p_all[{i}, b]" for i in range(n_params)] + [f"U{j} = u_init[{j}, b]" for j in range(n)]
     body += [f"H{m}_{j} = 0.0" for m in range(n_slots) for j in range(n)]
     body += [f"{', '.join(C)}, = pre({P})"] if C else []
-    body += [f"{', '.join(FP + FM)}, G, LAM = pieces({', '.join(U)}, {PC})", "nf = 1",
+    body += [f"{', '.join(FP + FM)}, G, LAM, _ = pieces({', '.join(U)}, {PC})", "nf = 1",
              "ST = G == 0 and LAM >= 0 and LAM <= 1", "SD = delta_side(ST, G, LAM)"]
     body += [f"y_out[{j}, b, 0] = U{j}" for j in range(n)]
-    body += ["m_out[b, 0] = SD", "r = 1", "ne = 0", "t_ = t0", "cr = False"] + start
+    body += ["m_out[b, 0] = SD", "r = 1", "ne = 0", "t_ = t0", "cs = False"] + start
     body += ["for i in range(n_steps):"] + _indent(step, 4) + ["n_ev[b] = ne", "nfev[b] = nf"]
     lines = ["import math", "from numba import njit",
              f"from {field_mod.__name__} import {'pre, ' if C else ''}pieces, reset, delta_choice, delta_side, "
-             "delta_event, STICK, SLIP",
+             "delta_event, enters_stick, STICK, SLIP",
              "", "", "@njit(cache=True)",
              "def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_from, ev_to, "
-             "n_ev, nfev, projection, b0, b1):",
+             "n_ev, nfev, projection, rule, b0, b1):",
              "    room = ev_step.shape[1]",
              "    for b in range(b0, b1):"] + _indent(body, 8)
     return "\n".join(lines) + "\n"
@@ -285,9 +289,9 @@ def _arrays(n, n_params, B, n_rows, room):
                 n_ev=np.zeros(B, dtype=np.int64), nfev=np.zeros(B, dtype=np.int64))
 
 
-def _call(run, U, P, h, t0, n_steps, rows, a, projection, b0, b1):
+def _call(run, U, P, h, t0, n_steps, rows, a, projection, rule, b0, b1):
     run(U, P, float(h), float(t0), int(n_steps), rows, a["Y"], a["M"], a["ev_step"], a["ev_kind"],
-        a["ev_from"], a["ev_to"], a["n_ev"], a["nfev"], bool(projection), b0, b1)
+        a["ev_from"], a["ev_to"], a["n_ev"], a["nfev"], bool(projection), int(rule), b0, b1)
 
 
 def kernel(model, scheme):
@@ -308,16 +312,17 @@ def _build(model, scheme):
         mod = load_source(source, "dk" + source_key(model.name, scheme.name)[:8])
         a = _arrays(n, n_params, 0, 2, 1)
         _call(mod.run, np.zeros((n, 0)), np.zeros((n_params, 0)), 1.0, 0.0, 1, np.array([0, 1, -1]), a,
-              False, 0, 0)
+              False, R.CROSSING, 0, 0)
     except Exception as e:  # code numba cannot compile: no kernel
         raise Untraceable(f"no compiled delta loop for {model.name!r}/{scheme.name!r}: {type(e).__name__}: "
                           f"{str(e).splitlines()[0] if str(e) else ''}") from e
     return mod.run
 
 
-def run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress=None):
+def run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress, rule):
     """:func:`~nsfric.schemes.delta.run_batch` by the compiled loop (same returns; the
-    evaluations are added to ``field.n_eval``, counted member by member)."""
+    evaluations are added to ``field.n_eval``, counted member by member); ``rule`` the
+    code of the stick-entry rule (:mod:`~nsfric.schemes.stick_rules`)."""
     run = kernel(field.model, scheme)
     n, B = U0.shape
     rows = list(range(0, n_steps + 1, keep))
@@ -330,7 +335,7 @@ def run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress=Non
     while True:
         a = _arrays(n, P.shape[0], B, len(rows), room)
         for b0 in range(0, B, CHUNK):
-            _call(run, U, P, h, t0, n_steps, rows_ext, a, projection, b0, min(B, b0 + CHUNK))
+            _call(run, U, P, h, t0, n_steps, rows_ext, a, projection, rule, b0, min(B, b0 + CHUNK))
             if progress:
                 progress(min(B, b0 + CHUNK) / B)
         if B == 0 or a["n_ev"].max() <= room:

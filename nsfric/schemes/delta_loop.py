@@ -7,14 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from .delta import DeltaAdjustment, side_name
+from .stick_rules import enters_stick
 
 
-def run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress):
-    """:func:`~nsfric.schemes.delta.run_batch` on NumPy (call inside ``np.errstate``)."""
+def run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress, rule):
+    """:func:`~nsfric.schemes.delta.run_batch` on NumPy (call inside ``np.errstate``);
+    ``rule`` the code of the stick-entry rule (:mod:`~nsfric.schemes.stick_rules`)."""
     U = np.array(U0, dtype=float)
     n, B = U.shape
     P = field.pieces(U)
-    _, _, g, lam = P
+    g, lam = P[2], P[3]
     stuck = (g == 0) & (lam >= 0) & (lam <= 1)
     side = side_codes(stuck, g, lam)
     adj = DeltaAdjustment(field, stuck)
@@ -33,12 +35,13 @@ def run_numpy(field, U0, h, n_steps, scheme, projection, t0, keep, progress):
     for i in range(n_steps):
         U1, hist = scheme.step(adj, t0 + i * h, U, h, hist)
         P1 = field.pieces(U1)
-        _, _, g1, lam1 = P1
-        crossed = g * g1 <= 0  # g reached or crossed 0 within the step (at a stage or its end)
+        g1, lam1 = P1[2], P1[3]
+        staged = np.zeros(B, dtype=bool)  # g reached or crossed 0 at a stage inside the step
         for gs in adj.stage_g:
-            crossed |= g * gs <= 0
+            staged |= g * gs <= 0
+        stopped = enters_stick(rule, g * g1 <= 0, staged, g1, P1[4], lam1, h)
         inband = (lam1 >= 0) & (lam1 <= 1)
-        enter = ~stuck & crossed & inband & alive      # g reached or crossed 0, fields push in
+        enter = ~stuck & stopped & inband & alive      # stopped by the rule, fields push in
         leave = stuck & ~inband & alive                # lam left [0, 1]
         reverse = ~stuck & (g * g1 < 0) & ~inband & alive  # crossing (dynamic friction)
         t1 = t0 + (i + 1) * h

@@ -63,13 +63,14 @@ def delta_side(stuck, g, lam):
     return 0
 
 
-def delta_event(stuck, crossed, g, g1, lam1):
+def delta_event(stuck, stopped, g, g1, lam1):
     """``(kind, to)`` of the end-of-step decision of one member: ``kind`` 0 (none),
-    :data:`STICK` (``g`` reached or crossed 0 within the step and ``lam`` in [0, 1]),
+    :data:`STICK` (``stopped`` -- the stick-entry rule's verdict,
+    :func:`~nsfric.schemes.stick_rules.enters_stick` -- and ``lam`` in [0, 1]),
     :data:`SLIP` (stuck and ``lam`` left [0, 1]) or :data:`REVERSAL` (a crossing with
     dynamic friction); ``to`` the side entered (+1/-1; 0 for stick)."""
     inband = lam1 >= 0 and lam1 <= 1
-    if not stuck and crossed and inband:
+    if not stuck and stopped and inband:
         return STICK, 0
     if stuck and not inband:
         return SLIP, (1 if lam1 < 0 else -1)

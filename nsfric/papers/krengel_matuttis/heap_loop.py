@@ -165,13 +165,15 @@ def _add_tangential(F, geo, s, df):
 
 
 @njit(cache=True, error_model="numpy")
-def run(X, xi, stuck, Fs, gprev, P, method, minv, Iinv, rad, wall_p, wall_n, h, n_steps, keep, rows,
+def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_n, h, n_steps, keep, rows,
         act, vt, Fn, Ft, lam):
     """Heun's method for ``n_steps`` steps of ``h``; every ``keep``-th state (and the
     first) into ``rows`` (n_rows, 9): t/h, centre of mass x, y, kinetic energy, potential
     energy, normal elastic energy, active contacts, stuck contacts, largest overlap/radius.
     Exact friction runs Heun in the tableau form ``u + h/2 (k1 + k2)`` with the stuck flags
-    held in the step and decided after it (:mod:`nsfric.schemes.delta`); Cundall-Strack in
+    held in the step and decided after it (:mod:`nsfric.schemes.delta`), a contact entering
+    sticking by the stick-entry rule ``rule`` (a code of :mod:`nsfric.schemes.stick_rules`,
+    decided by its ``enters_stick``); Cundall-Strack in
     the stage form (``(u1 + u2)/2``) with the law's projection of ``xi`` while slipping."""
     N = X.shape[0]
     S = act.shape[0]
@@ -224,9 +226,10 @@ def run(X, xi, stuck, Fs, gprev, P, method, minv, Iinv, rad, wall_p, wall_n, h, 
                 Fs[s] = 0.0
             elif method != 1:
                 g0 = gprev[s]
-                crossed = g0 * vt[s] <= 0 or g0 * vts[s] <= 0
+                brake = abs(coulomb_law(0.0, Fn[s], P[2])[0]) / geo[s, 4]  # mu F_n / m_eff,tan
+                stopped = enters_stick(rule, g0 * vt[s] <= 0, g0 * vts[s] <= 0, vt[s], brake, lam[s], h)
                 inband = 0 <= lam[s] <= 1
-                if not stuck[s] and crossed and inband:
+                if not stuck[s] and stopped and inband:
                     stuck[s] = 1
                     changed = True
                 elif stuck[s] and not inband:

@@ -17,10 +17,12 @@ study uses for the delta schemes (K-M §4, ref [7] p 80):
   dynamic friction ``-+mu F_n``.  Several stuck contacts are equilibrated one after the
   other with the accelerations updated in between, starting from each contact's force
   of the previous evaluation (no matrix, no instantaneous propagation through the
-  whole heap, K-M §5).  A contact enters sticking when its relative tangential velocity
-  reached or crossed 0 within the step and ``lam`` lies in [0, 1], and leaves when
-  ``lam`` leaves [0, 1] -- the decisions of :mod:`nsfric.schemes.delta` for one contact.
-  The residual velocity of the step that crossed 0 is kept (the drift of Figs 4-7);
+  whole heap, K-M §5).  A contact enters sticking by the stick-entry rule (default
+  ``brake``: once dynamic friction would stop it within the step, or after its relative
+  tangential velocity crossed 0; :mod:`nsfric.schemes.stick_rules`) with ``lam`` in
+  [0, 1], and leaves when ``lam`` leaves [0, 1] -- the decisions of
+  :mod:`nsfric.schemes.delta` for one contact.  The residual velocity of the entry step
+  is kept (the drift of Figs 4-7);
 * ``velocity-projection`` -- ``exact`` plus the velocity projection the paper proposes
   against the drift (§§4, 6; Hairer & Wanner II p 471; the ``-proj`` delta schemes for
   one contact): after every step, every stuck contact in turn receives the tangential
@@ -40,6 +42,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import inspect
+
+from nsfric.schemes import stick_rules as R
 from nsfric.symbolic.kernel import function_source, load_source, loop_template
 from nsfric.papers.krengel_matuttis.heap_laws import contact_expressions
 
@@ -60,9 +65,11 @@ _LAWS = (("normal_law", "normal"), ("coulomb_law", "coulomb"), ("cs_law", "cunda
 
 
 def kernel_source() -> str:
-    """The generated module's text: the laws printed from SymPy, then the loop template."""
+    """The generated module's text: the laws printed from SymPy, the stick-entry rule
+    (:func:`nsfric.schemes.stick_rules.enters_stick`), then the loop template."""
     exprs = contact_expressions()
-    parts = [HEADER]
+    parts = [HEADER, f"END, CROSSING, BRAKE, STEP, DISSIPATIVE = {R.END}, {R.CROSSING}, {R.BRAKE}, {R.STEP}, {R.DISSIPATIVE}\nDELTA_FACTOR = {R.DELTA_FACTOR!r}\n\n\n",
+             "@njit(cache=True, error_model='numpy')\n" + inspect.getsource(R.enters_stick) + "\n\n"]
     for name, key in _LAWS:
         e, args = exprs[key]
         parts += [function_source(name, e, args),
@@ -117,7 +124,7 @@ class HeapRun:
 
 
 def run_heap(discs: Discs, method: str, dt: float, n_steps: int, params: dict, keep: int = 1,
-             state=None) -> HeapRun:
+             state=None, stick_rule=None) -> HeapRun:
     """Integrate ``discs`` for ``n_steps`` steps of Heun's method (see the module).
 
     Parameters
@@ -130,6 +137,10 @@ def run_heap(discs: Discs, method: str, dt: float, n_steps: int, params: dict, k
         Record every ``keep``-th step (and the last).
     state : dict, optional
         Contact state ``xi, stuck, Fs, gprev`` to continue from (``HeapRun.contacts["state"]``).
+    stick_rule : str, optional
+        When a sliding contact of the exact friction enters sticking: a name of
+        :data:`nsfric.schemes.stick_rules.STICK_RULES` (default
+        :data:`~nsfric.schemes.stick_rules.DEFAULT_STICK_RULE`).
     """
     import time
 
@@ -139,6 +150,7 @@ def run_heap(discs: Discs, method: str, dt: float, n_steps: int, params: dict, k
         raise ValueError(f"dt must be > 0, got {dt}")
     if int(n_steps) != n_steps or n_steps < 0 or int(keep) != keep or keep < 1:
         raise ValueError(f"n_steps must be an integer >= 0 and keep >= 1, got {n_steps}, {keep}")
+    rule = R.stick_rule(stick_rule)
     k = kernels()
     N = discs.X.shape[0]
     M = N + discs.wall_p.shape[0]
@@ -153,7 +165,7 @@ def run_heap(discs: Discs, method: str, dt: float, n_steps: int, params: dict, k
     minv, Iinv = 1.0 / discs.mass, 1.0 / discs.inertia
     t0 = time.perf_counter()
     X, xi = k.run(discs.X.copy(), st["xi"], st["stuck"], st["Fs"], st["gprev"], P, METHODS[method],
-                  minv, Iinv, discs.radius, discs.wall_p, discs.wall_n, float(dt), int(n_steps), int(keep),
+                  rule.code, minv, Iinv, discs.radius, discs.wall_p, discs.wall_n, float(dt), int(n_steps), int(keep),
                   rows, act, vt, Fn, Ft, lam)
     seconds = time.perf_counter() - t0
     st["xi"] = xi

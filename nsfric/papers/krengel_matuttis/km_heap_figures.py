@@ -22,6 +22,7 @@ import numpy as np
 
 from nsfric.io import versions, write_csv_with_sidecar
 from nsfric.plotting import figure, save
+from nsfric.schemes.stick_rules import stick_rule
 from nsfric.papers.krengel_matuttis.km_heap import RUNS, heap_runs
 
 #: fraction of the deposition's largest kinetic energy below which the heap counts as settled
@@ -100,6 +101,9 @@ def summary(runs: dict, values: dict) -> dict:
     out["ratio_exact_dt"] = _ratio(final[("exact", 1e-5)], final[("exact", 5e-6)])
     out["ratio_exact_over_cs"] = _ratio(final[("exact", 1e-5)], final[("cundall-strack", 1e-5)])
     out["ratio_projection_over_cs"] = _ratio(final[("velocity-projection", 1e-5)], final[("cundall-strack", 1e-5)])
+    # the largest rise of the total energy above its start [J/m], with and without the projection
+    out["energy_rise"] = {m: {f"{r['dt']:g}": r["E_total_rise_max"] for r in out["runs"] if r["method"] == m}
+                          for m in ("exact", "velocity-projection")}
     return out
 
 
@@ -112,6 +116,7 @@ def write_all(case, out_dir: str, values: dict, progress=None) -> list:
     runs = heap_runs(values, progress)
     summ = summary(runs, values)
     meta = {"case": case.name, "reference": case.reference, "parameters": values, "summary": summ,
+            "stick_rule": stick_rule().name,
             "versions": versions()}
     written = []
     cols = {"method": [], "dt": [], "t": [], "com_drift": []}
@@ -155,11 +160,17 @@ def _runs_csv(runs, out_dir, meta) -> list:
     return out
 
 
+def energy_text(summ) -> str:
+    """The energy rises of ``summary()["energy_rise"]`` in one line (method: dt = value, ...)."""
+    return "; ".join(f"{m} " + ", ".join(f"{dt} s: {v:.2g}" for dt, v in by.items())
+                     for m, by in summ["energy_rise"].items())
+
+
 def _fig7(runs, out_dir, summ) -> str:
     fig, axes = figure(1, 1, figsize=(6.4, 4.2))
     ax = axes[0, 0]
     marks = {("exact", 1e-5): "o", ("exact", 5e-6): "v", ("cundall-strack", 1e-5): "s",
-             ("velocity-projection", 1e-5): "D"}
+             ("velocity-projection", 1e-5): "D", ("velocity-projection", 5e-6): "d"}
     notes = []
     for (method, dt), mk in marks.items():
         t, d = drift(runs[(method, dt)])
@@ -180,7 +191,8 @@ def _fig7(runs, out_dir, summ) -> str:
     ratio = lambda r: "n/a" if r is None else f"{r:.3g}x"  # noqa: E731
     ax.set_title(f"K-M Fig 7 with {runs['discs'].X.shape[0] - runs['n_fixed']} discs, drift at the end: "
                  f"exact/CS (dt 1e-5) {ratio(summ['ratio_exact_over_cs'])}, exact dt 1e-5/5e-6 "
-                 f"{ratio(summ['ratio_exact_dt'])}", fontsize=8)
+                 f"{ratio(summ['ratio_exact_dt'])}; stick-entry rule '{stick_rule().name}'\n"
+                 f"largest rise of the total energy [J/m]: {energy_text(summ)}", fontsize=8)
     return save(fig, os.path.join(out_dir, "fig7.png"))
 
 

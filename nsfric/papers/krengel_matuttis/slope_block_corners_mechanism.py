@@ -11,11 +11,11 @@ so the drift over the window ``W`` is ``W v_held``: :func:`corner_phase_runs` ru
 ``|v_stick| W``, and what the steps after it add while stuck, ``(|v_held| - |v_stick|) W``.
 Three ingredients set the BDF/Heun ratio:
 
-* **the early-stick rule** (:func:`nsfric.schemes.corners.integrate_exact`): a corner
-  sticks once ``|v_t| <= h mu F_n/m_eff,tan``, i.e. *before* ``v_t`` crosses 0, so the
-  residual has the sign of the approach; the shared-surface contact
-  (:mod:`nsfric.schemes.delta`) sticks after crossing, with a residual of the opposite
-  sign;
+* **the stick-entry rule** (:mod:`nsfric.schemes.stick_rules`): under ``brake``, the
+  default, a corner sticks once ``|v_t| <= h mu F_n/m_eff,tan``, i.e. *before* ``v_t``
+  crosses 0, so the residual has the sign of the approach; under ``crossing`` (the
+  variant ``early-stick rule off``) it sticks after the crossing, with a residual of the
+  opposite sign;
 * **the BDF history**: stuck, the corrector's slope is zero and BDF continues its
   history (``v_{n+1} = sum_j a_j v_{n-j}``), i.e. the deceleration before sticking: this
   carries a residual of the approach's sign *towards* 0 (per corner) and one of the
@@ -126,7 +126,7 @@ def corner_phase_runs(case, scheme: str, dt: float, variant: str = "plain", n_ph
         if variant == "rotation frozen":
             forces.meff_fixed = frozen_meff(U[:, j])
         _, Y, info = integrate_exact(forces, _integrator(scheme, variant), 0.0, U[:, j], dt, n,
-                                     early_stick=variant != "early-stick rule off")
+                                     stick_rule="crossing" if variant == "early-stick rule off" else None)
         modes = info["modes"]
         js = next((i for i, m in enumerate(modes) if m == "ss"), None)
 

@@ -14,6 +14,8 @@
 * ``fig4-drift-dt.png`` / ``.csv``: drift against the time step (1 cm, 15 deg); the
   rotating block also ``fig4-drift-dt-rotating-corners.csv``, the delta schemes with one
   frictional contact per corner (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners`);
+* ``fig4-drift-dt-readings.csv`` (translating block): the drift under each stick-entry
+  rule with the BDF history kept or restarted (the readings of Fig 4's claims);
 * ``fig5-drift-size.png`` / ``.csv``: drift against the block size (dt = 5e-6 s) for
   delta-Heun, delta-BDF2 and delta-BDF5; the rotating block also
   ``fig5-drift-size-rotating-corners.csv`` (and ``.png``), with one frictional contact per corner;
@@ -185,14 +187,16 @@ def _rows_columns(rows, keys) -> dict:
 
 def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
             windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES, mechanism=None,
-            corners_mechanism=None) -> dict:
+            corners_mechanism=None, readings=None) -> dict:
     """Write Table 1, the references, Figs 2-5 with their CSVs and ``summary.json`` (see
     module); for the rotating block the files end in ``-rotating``, Figs 2-3 show the
     damping variants one at a time, and ``drift-mechanism.csv`` holds the drift with
     one ingredient changed at a time (both blocks; ``mechanism``: its options, or
     False to skip), ``drift-mechanism-corners.csv`` the same per corner
     (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`; ``corners_mechanism``: its options,
-    or False to skip).
+    or False to skip); the translating block also ``fig4-drift-dt-readings.csv``, Fig 4's
+    drift under each stick-entry rule and BDF history
+    (:mod:`nsfric.papers.krengel_matuttis.slope_block_readings`; ``readings``: its options, or False to skip).
 
     ``dts``, ``sizes``, ``t_series`` (end of Figs 2-3), the drift ``windows`` of Figs 4
     and 5 and the number of grid phases can be reduced for quick runs (the tests)."""
@@ -268,6 +272,15 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                                dict(meta0, figure=4, law="coulomb-corners", alpha=15.0, l=0.01, window=w4))
         written.append(path)
         summary["fig4_corners"] = {"window": w4, "rows": rows_c}
+    if not rot and readings is not False:  # Fig 4 under each stick-entry rule and BDF history
+        from nsfric.papers.krengel_matuttis.slope_block_readings import COLUMNS as RCOLS, reading_rows
+
+        rows_r = reading_rows(case, window=w4, n_phases=n_phases, progress=progress, **(readings or {}))
+        path = stem + "-readings.csv"
+        write_csv_with_sidecar(path, _rows_columns(rows_r, RCOLS),
+                               dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, n_phases=n_phases))
+        written.append(path)
+        summary["fig4_readings"] = {"window": w4, "rows": rows_r}
     mech_c = []
     if rot and corners_mechanism is not False:  # why BDF drifts less than Heun per corner
         from nsfric.papers.krengel_matuttis.slope_block_corners_mechanism import write_rows
@@ -280,7 +293,7 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
     stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
-                                                   "stick_time")),
+                                                   "stick_time", "from_start_abs")),
                            dict(meta0, figure=5, alpha=15.0, dt=S.DT_PAPER, window=w5, n_phases=n_phases))
     rows5c = ()
     if rot:  # Fig 5 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_corners)

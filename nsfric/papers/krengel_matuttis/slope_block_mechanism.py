@@ -66,11 +66,13 @@ def _integrator(integ: str, variant: str):
     return RestartOnStick(k), 1
 
 
-def mechanism_drift(case, integ, variant, params, dt, window, n_phases):
-    """Mean |drift| over ``n_phases`` grid phases and the drift of the plain run (t = 0)."""
+def mechanism_drift(case, integ, variant, params, dt, window, n_phases, stick_rule=None):
+    """Mean |drift| over ``n_phases`` grid phases and the drift of the plain run (t = 0)
+    (``stick_rule``: a name of :data:`nsfric.schemes.stick_rules.STICK_RULES`, default the
+    default rule)."""
     values = case.bind("coulomb", dict(params, **({"D": 0.0} if variant == "no normal damping" else {})))
     scheme, corr = _integrator(integ, variant)
-    d, _ = S.delta_drifts(case, scheme, [values], dt, window, n_phases, corrections=corr)
+    d, _ = S.delta_drifts(case, scheme, [values], dt, window, n_phases, corrections=corr, stick_rule=stick_rule)
     return float(np.nanmean(np.abs(d[0]))), float(d[0, 0])
 
 

@@ -149,10 +149,14 @@ def phase_starts(case, values, dt, n_phases=N_PHASES):
     return taus, U
 
 
-def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False, corrections=1):
+def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, projection=False, corrections=1,
+                 stick_rule=None, from_start=False):
     """Drifts ``x(t1) - x(t0)`` of the delta scheme, shape (len(param_sets), n_phases),
     all members in one batch, and the first stick time of each member (``integrator``:
-    a name or a Scheme; ``corrections`` of a predictor-corrector BDF)."""
+    a name or a Scheme; ``corrections`` of a predictor-corrector BDF; ``stick_rule`` a
+    name of :data:`nsfric.schemes.stick_rules.STICK_RULES`, default the default rule).
+    ``from_start``: a third array, the displacement from the start ``x(t1) - x(0)``
+    (what the paper's Figs 2-3 plot: the landing slide before sticking included)."""
     model = case.numeric_model("coulomb")  # the delta code from the disk cache where it is
     P, U0, taus = [], [], []
     for values in param_sets:
@@ -164,12 +168,17 @@ def delta_drifts(case, integrator, param_sets, dt, window, n_phases=N_PHASES, pr
     n_steps = int(round(window[1] / dt))
     keep = math.gcd(int(round(window[0] / dt)), n_steps) or 1  # rows on both window ends
     t, Y, events, _ = run_batch(DeltaField(model, P), U0, dt, n_steps, integrator, projection,
-                                corrections=corrections, keep=keep)
+                                corrections=corrections, keep=keep, stick_rule=stick_rule)
     ix = model.state_names.index("x")
     d = np.array([drift_of(t + taus[b], Y[ix, b], window) for b in range(P.shape[1])])
     stick = np.array([next((e["t"] + taus[b] for e in events[b] if e["kind"] == "stick"), np.nan)
                       for b in range(P.shape[1])])
-    return d.reshape(len(param_sets), n_phases), stick.reshape(len(param_sets), n_phases)
+    shape = (len(param_sets), n_phases)
+    if not from_start:
+        return d.reshape(shape), stick.reshape(shape)
+    x0 = np.concatenate([np.full(n_phases, case.y0("coulomb", v)[ix]) for v in param_sets])
+    start = np.array([at(t + taus[b], Y[ix, b], window[1]) - x0[b] for b in range(P.shape[1])])
+    return d.reshape(shape), stick.reshape(shape), start.reshape(shape)
 
 
 def _stats(d):
@@ -186,7 +195,7 @@ def _stats(d):
 DELTA_SCHEMES = ("heun", "bdf2", "bdf5")
 #: plain runs from t = 0 (no grid phases) next to the delta schemes of Fig 4, and their laws
 PLAIN_LAWS = {"delta-heun-proj": "coulomb", "heun": "cundall-strack"}
-DRIFT_OBSERVABLES = ("drift", "mean_abs", "min_abs", "max_abs", "diverged", "stick_time")
+DRIFT_OBSERVABLES = ("drift", "mean_abs", "min_abs", "max_abs", "diverged", "stick_time", "from_start_abs")
 
 
 class DriftPoint:
@@ -214,7 +223,8 @@ class DriftPoint:
         params = {**self.params, **point}
         if scheme in PLAIN_LAWS:
             res = simulate(self.case, PLAIN_LAWS[scheme], scheme, dt, t_end=self.window[1], params=params)
-            return {**_stats(np.array([drift_of(res.t, res["x"], self.window)])), "stick_time": math.nan}
+            return {**_stats(np.array([drift_of(res.t, res["x"], self.window)])), "stick_time": math.nan,
+                    "from_start_abs": abs(at(res.t, res["x"], self.window[1]) - float(res["x"][0]))}
         integ = scheme.removeprefix("delta-")
         if integ not in DELTA_SCHEMES:
             raise ValueError(f"scheme must be one of {[f'delta-{i}' for i in DELTA_SCHEMES] + list(PLAIN_LAWS)}, "
@@ -223,10 +233,10 @@ class DriftPoint:
         key = (integ, dt, tuple(sorted((k, v) for k, v in params.items() if k != name)))
         if key not in self._batches:
             sets = [self.case.bind("coulomb", params if name is None else {**params, name: v}) for v in values]
-            d, stick = delta_drifts(self.case, integ, sets, dt, self.window, self.n_phases)
-            self._batches[key] = dict(zip(values, zip(d, stick)))
-        d, stick = self._batches[key][point.get(name)]
-        return {**_stats(d), "stick_time": float(stick[0])}
+            d, stick, start = delta_drifts(self.case, integ, sets, dt, self.window, self.n_phases, from_start=True)
+            self._batches[key] = dict(zip(values, zip(d, stick, start)))
+        d, stick, start = self._batches[key][point.get(name)]
+        return {**_stats(d), "stick_time": float(stick[0]), "from_start_abs": float(np.nanmean(np.abs(start)))}
 
 
 def drift_sweep(case, grid, window, n_phases, params, progress=None, together=None, **options) -> list:
@@ -281,7 +291,7 @@ def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.
         integ = r["scheme"].removeprefix("delta-")
         rows.append({"integrator": integ, "scheme": r["scheme"], "l": r["l"],
                      **{k: r[k] for k in ("drift", "mean_abs", "min_abs", "max_abs", "diverged")},
-                     "rate": r["drift"] / span, "stick_time": r["stick_time"]})
+                     "rate": r["drift"] / span, "stick_time": r["stick_time"], "from_start_abs": r["from_start_abs"]})
     if with_exact:
         for l in sizes:
             if progress:
@@ -296,11 +306,13 @@ def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.
                     ex = None
             if ex is None:  # no data: NaN (never drawn), the reason in the scheme name
                 rows.append({"integrator": "exact", "scheme": "exact (ida and filippov failed)", "l": float(l),
-                             **_stats(np.array([np.nan])), "rate": float("nan"), "stick_time": float("nan")})
+                             **_stats(np.array([np.nan])), "rate": float("nan"), "stick_time": float("nan"),
+                             "from_start_abs": float("nan")})
                 continue
             rows.append({"integrator": "exact", "scheme": f"exact ({solver})", "l": float(l),
                          **_stats(np.array([ex["drift"]])), "rate": ex["drift"] / span,
-                         "stick_time": next((tt for k, tt in ex["events"] if k == "stick"), float("nan"))})
+                         "stick_time": next((tt for k, tt in ex["events"] if k == "stick"), float("nan")),
+                         "from_start_abs": float("nan")})
     return rows
 
 

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from nsfric.cases.verdicts import Sheet, captions_for, verdicts_for
-from nsfric.papers.krengel_matuttis.verdicts import SOURCE, cs_amplitude_claim, drift_claims, grip_claims
+from nsfric.cases.verdicts import Reading, Sheet, captions_for, verdicts_for
+from nsfric.papers.krengel_matuttis import verdicts as V
+from nsfric.papers.krengel_matuttis.verdicts import SOURCE, drift_claims, grip_claims
 
 #: the damped column of Figs 2-3 (normal and tangential damping, Table 1)
 DAMPED = "normal+tangential"
 
-BDF_REASON = ("with rotation, too, the BDF2/BDF5 predictor-correctors keep ~2x the residual velocity of Heun "
-              "at the stick transition: while stuck the tangential acceleration is zero, Heun keeps the "
-              "velocity of the sticking step, the BDF corrector continues its history and extrapolates the "
-              "deceleration before sticking (drift-mechanism.csv: restarting that history on sticking lowers "
-              "the ratio, more corrections do not; rotation alone does not bring BDF below Heun)")
+BDF_REASON = ("with rotation, too, BDF drifts at least as much as Heun under this reading: while stuck the "
+              "tangential acceleration is zero, Heun keeps the velocity of the sticking step, the BDF corrector "
+              "continues its history (drift-mechanism.csv: the same ingredient changed on both blocks)")
 BDF2_REASON = "nsfric's BDF2 and BDF5 drifts agree within a few per cent (the same residual velocity at sticking)"
 SIZE_REASON = ("the drift is the residual velocity of the sticking step, ~ a dt with the deceleration a = "
                "g (mu cos - sin) independent of l, times the time stuck; l enters through omega_n dt = "
@@ -28,16 +27,44 @@ CS_REASON = ("the exact CS law's own amplitude over 10-20 ms (no scheme involved
              "the tangential damping off; on the rotating block the tangential force turns the block, so "
              "the spring's oscillation feeds the rocking, which the corner dampers (eq 18) dissipate; "
              "switching them off too is outside the bilateral corner contacts (a corner pulls)")
-MECHANISM = ("plain", "history restarted on sticking", "3 corrections")
 
 
-def _mechanism(o) -> dict:
-    """``{variant: [BDF2/Heun, BDF5/Heun]}`` of the rotating block (drift-mechanism.csv)."""
-    out = {}
-    for variant in MECHANISM:
-        rows = o.rows("drift-mechanism.csv", block="rotating", variant=variant)
-        ratio = dict(zip(rows["scheme"], rows["ratio_to_heun"]))
-        out[variant] = [float(ratio["delta-bdf2"]), float(ratio["delta-bdf5"])]
+def _mechanism(o, variant) -> dict:
+    """``{scheme: BDF/Heun}`` of the rotating block's ``variant`` (drift-mechanism.csv)."""
+    rows = o.rows("drift-mechanism.csv", block="rotating", variant=variant)
+    ratio = dict(zip(rows["scheme"], rows["ratio_to_heun"]))
+    return {k: float(ratio[k]) for k in ("delta-bdf2", "delta-bdf5")}
+
+
+def _corner_mechanism(o, variant) -> dict:
+    """``{scheme: BDF/Heun}`` per corner at dt = 5e-6 s, ``variant`` of drift-mechanism-corners.csv."""
+    from nsfric.papers.krengel_matuttis.slope_block_table import _corner_row
+
+    rows = o.records("drift-mechanism-corners.csv")
+    out = {k: float(_corner_row(rows, PAPER_DT, variant, k)["ratio_to_heun"]) for k in ("delta-bdf2", "delta-bdf5")}
+    return out
+
+
+#: the readings of the rotating block's Fig 4 BDF claims: (name, meaning, value getter)
+def fig4_readings(o, holds, reason) -> list:
+    """The rotating block's readings of a Fig 4 BDF claim: the shared surface with the
+    ingredients of drift-mechanism.csv, one contact per corner (fig4-drift-dt-rotating-corners.csv)
+    and its ingredients (drift-mechanism-corners.csv), each ``{scheme: BDF/Heun}`` at dt = 5e-6 s."""
+    mech = {"plain": "BDF history kept (nsfric's default stick-entry rule)",
+            "history restarted on sticking": "BDF history restarted on sticking",
+            "3 corrections": "PE(CE)^3 instead of PE(CE)"}
+    out = [Reading(f"shared surface: {meaning}", f"drift-mechanism.csv, rotating, {variant}, mean over its grid phases",
+                   lambda variant=variant: _mechanism(o, variant), holds, reason) for variant, meaning in mech.items()]
+    out.append(Reading("per corner: stick-entry brake, BDF history kept", "one contact per corner "
+                       "(fig4-drift-dt-rotating-corners.csv) at dt = 5e-6 s",
+                       lambda: {k: _corner_ratios(o)[PAPER_DT][k] for k in ("delta-bdf2", "delta-bdf5")}, holds,
+                       "with one contact per corner BDF does not drift less than Heun at the paper's step: "
+                       + _corners_reason(o)))
+    corners = {"early-stick rule off": "stick-entry crossing, BDF history kept",
+               "history restarted on sticking": "stick-entry brake, BDF history restarted"}
+    out += [Reading(f"per corner: {meaning}", f"drift-mechanism-corners.csv, {variant}, dt = 5e-6 s",
+                    lambda variant=variant: _corner_mechanism(o, variant), holds, reason)
+            for variant, meaning in corners.items()]
     return out
 
 
@@ -171,28 +198,32 @@ UNDAMPED_NOTE = ("without any damping (damping=0) nothing grips for good: the no
                  "block at 15 deg neither lifts off nor slides)")
 
 
-def corner_series_claims(s, o):
+def corner_series_readings(o) -> dict:
     """Figs 2-3 with one frictional contact per corner (``summary.json`` ``fig2_corners``,
-    ``fig3_corners``; :mod:`nsfric.papers.krengel_matuttis.slope_block_series`): the paper's two claims."""
+    ``fig3_corners``; :mod:`nsfric.papers.krengel_matuttis.slope_block_series`): readings of
+    the paper's three claims, ``{id: [Reading]}`` (:func:`~nsfric.papers.krengel_matuttis.verdicts.grip_claims`)."""
     summary = lambda: o.json("summary.json")  # noqa: E731
-    s.claim("§4, Fig 2, fig2-slope-15deg-rotating-corners.csv", "one contact per corner, 15 deg, with damping: "
-            "|x(20 ms) - x(10 ms)| of DAE delta-Heun against CS Heun and CS viscous Heun [m]",
-            "DAE shows stronger drift far from the critical angle than CS",
+    grips = lambda: corner_grip_claims(summary()["fig3_corners"])  # noqa: E731
+    names = "DAE delta-Heun and CS Heun / CS viscous Heun with damping normal+tangential, normal only, none"
+    return {
+        V.DAE_DRIFTS_MORE: [Reading(
+            "per corner: drift after grip", "one contact per corner (fig2-slope-15deg-rotating-corners.csv), 15 deg, "
+            "with damping: |x(20 ms) - x(10 ms)| of DAE delta-Heun against CS Heun and CS viscous Heun [m]; also with "
+            "the tangential damping off; " + UNDAMPED_NOTE,
             lambda: {k: summary()["fig2_corners"][f"damping={DAMPED}"][k]["drift"] for k in (CORNER_DAE,) + CORNER_CS},
             lambda d: corner_drift_order({"damping=x": {k: {"drift": v} for k, v in d.items()}})["x"],
-            reason="with one contact per corner DAE drifts no more than CS after grip",
-            note="also with the tangential damping off; " + UNDAMPED_NOTE)
-    s.claim("§4, Fig 3, fig3-slope-30deg-rotating-corners.csv", "one contact per corner, 30 deg: grip time "
-            "(from when on a corner stays stuck) of DAE delta-Heun and CS Heun / CS viscous Heun with damping "
-            "normal+tangential, normal only, none [s]",
-            "CS shows a later onset of static friction than DAE; the damped DAE has a significantly earlier "
-            "onset than any of the other configurations",
-            lambda: corner_grip_claims(summary()["fig3_corners"])["grips"],
-            lambda g: (lambda c: c["cs_later"] and c["damped_dae_first"])(
-                corner_grip_claims(_as_fig3(g))),
-            reason="with one contact per corner a CS configuration or the undamped DAE grips no later than "
-                   "the damped DAE",
-            note="None: no lasting grip within 20 ms; " + UNDAMPED_NOTE)
+            "with one contact per corner DAE drifts no more than CS after grip")],
+        V.GRIPS_LATER: [Reading(
+            "per corner: lasting grip", "one contact per corner (fig3-slope-30deg-rotating-corners.csv), 30 deg: grip "
+            f"time (from when on a corner stays stuck; None: no lasting grip within 20 ms) of {names} [s]",
+            lambda: grips()["grips"], lambda g: corner_grip_claims(_as_fig3(g))["cs_later"],
+            "with one contact per corner a damped CS configuration grips no later than the damped DAE")],
+        V.GRIP_FIRST: [Reading(
+            "per corner: lasting grip", "one contact per corner (fig3-slope-30deg-rotating-corners.csv), 30 deg: grip "
+            f"time of {names} [s]; " + UNDAMPED_NOTE,
+            lambda: grips()["grips"], lambda g: corner_grip_claims(_as_fig3(g))["damped_dae_first"],
+            "with one contact per corner a CS configuration or the undamped DAE grips no later than the damped DAE")],
+    }
 
 
 def _as_fig3(grips) -> dict:
@@ -226,7 +257,7 @@ def slope_block_rotating(out_dir: str) -> list:
              lambda: max((summary()["slide35"][k]["acceleration"] for k in ("filippov", "ida")),
                          key=lambda a: abs(a - summary()["slide35"]["exact"])),
              rtol=1e-6, note="the block slides; the rocking has settled (omega constant)")
-    grip_claims(s, o, DAMPED)
+    grip_claims(s, o, DAMPED, more=corner_series_readings(o))
     s.claim("§4 after eq 20, Fig 3", "30 deg: the incremental damping of eq 20 grips later than the "
             "instantaneous -gamma_t v (settle time of x, CS on Heun) [s]",
             "the damping term of eq 19/20 retards the grip of the tangential force close to the critical angle",
@@ -234,37 +265,18 @@ def slope_block_rotating(out_dir: str) -> list:
                      for k in ("CS Heun", "CS viscous Heun")},
             lambda d: d["CS viscous Heun"] is not None and (d["CS Heun"] is None or d["CS Heun"] > d["CS viscous Heun"]),
             reason="the incremental damping does not settle later than the instantaneous one")
-    drift_claims(s, o, RotatingSlopeBlock.RUN_OPTIONS["dts"], BDF_REASON, BDF2_REASON, SIZE_REASON, excess=True)
-    s.claim("Fig 4, drift-mechanism.csv", "rotating block, dt = 5e-6 s: BDF2/Heun and BDF5/Heun drift ratios "
-            "with one ingredient changed (plain, history restarted on sticking, 3 corrections)",
-            "BDF show less drift than the explicit Heun integrator",
-            lambda: _mechanism(o), lambda d: max(d["plain"]) < 1,
-            reason="the plain ratios are ~2 as for the translating block (rotation is not the missing "
-                   "ingredient); the excess comes from the BDF history: restarting it on sticking lowers both "
-                   "ratios (BDF5 below 1), three corrections leave them unchanged")
-    s.claim("Fig 4, fig4-drift-dt-rotating-corners.csv", "one contact per corner (coulomb-corners, the delta "
-            "schemes per corner), 15 deg, dt = 5e-6 s: BDF2/Heun and BDF5/Heun mean drift ratios",
-            "BDF show less drift than the explicit Heun integrator",
-            lambda: [_corner_ratios(o)[PAPER_DT][k] for k in ("delta-bdf2", "delta-bdf5")], lambda r: max(r) < 1,
-            reason="with one contact per corner BDF drifts at least as much as Heun at the paper's step",
-            note="with per-corner contacts BDF drifts less than Heun at dt = 5e-6 s, unlike the shared-surface "
-                 "block; not at every dt (fig4-drift-dt-rotating-corners.csv: above 1 at 2e-5 s), and BDF5 "
-                 "below BDF2 (the paper: BDF2 more accurate). Why (drift-mechanism-corners.csv): "
-                 + _corners_reason(o))
-    corner_series_claims(s, o)
-    s.claim("Fig 5, " + CORNER_SIZE_CSV, "one contact per corner, dt = 5e-6 s: BDF2 and BDF5 drift (in excess of "
-            "the exact per-corner reference's) grows only above l = 0.1 m: [largest above 0.1 m / median up to "
-            "0.1 m, largest / smallest up to 0.1 m]",
-            "only larger particle sizes (> 0.1 m) increase the drift of the BDF integrators",
-            lambda: {k: v for k, v in _corner_size_shape(o).items() if k != "delta-heun"},
-            lambda d: all(r[0] > 1.5 and r[1] < 1.5 for r in d.values()),
-            reason="with one contact per corner the BDF drift rises above 0.1 m but also at the smallest size, "
-                   "towards the BDF predictor-correctors' stability limit: " + CORNER_SIZE_REASON)
-    s.claim("Fig 5, " + CORNER_SIZE_CSV, "one contact per corner, dt = 5e-6 s: delta-Heun drift (in excess of the "
-            "exact per-corner reference's) at the smallest and the largest size over its least",
-            "the Heun drift increases both for very small and very large particle sizes",
-            lambda: _corner_size_shape(o)["delta-heun"], lambda r: r[0] > 1.5 and r[1] > 1.5,
-            reason=CORNER_SIZE_REASON)
+    def size_readings(schemes, stat, holds):
+        def per_corner():
+            got = corner_size_excess(o.records(CORNER_SIZE_CSV))
+            return {k: stat(np.asarray(got[k][0]), np.asarray(got[k][1])) for k in schemes}
+        return [V.from_start_reading(o, schemes, stat, holds),
+                Reading("per corner: drift after sticking in excess of the exact per-corner reference's",
+                        f"one contact per corner ({CORNER_SIZE_CSV}), mean |.| over its grid phases less the exact "
+                        "reference's own |drift|", per_corner, holds, CORNER_SIZE_REASON)]
+    drift_claims(s, o, RotatingSlopeBlock.RUN_OPTIONS["dts"], BDF_REASON, BDF2_REASON, SIZE_REASON, excess=True,
+                 bdf_readings=fig4_readings(o, lambda d: max(d.values()) < 1, BDF_REASON),
+                 bdf2_readings=fig4_readings(o, lambda d: d["delta-bdf2"] < d["delta-bdf5"], BDF2_REASON),
+                 size_readings=size_readings)
     s.claim("§4 after Fig 5", "velocity projection on sticking (delta-heun-proj): drift over the Fig 4 window "
             "relative to delta-Heun's, largest over dt",
             "it would be possible to 'fix' the particle by velocity projection",
@@ -272,7 +284,11 @@ def slope_block_rotating(out_dir: str) -> list:
                         for dt in _fig4(o, "delta-heun-proj")),
             lambda r: r < 1e-5, reason="the projected scheme still drifts",
             note="the velocity is set to zero on sticking; what is left is the rocking's tail inside the window")
-    cs_amplitude_claim(s, o, CS_REASON)
+    s.missing("after eq 19", "undamped CS spring oscillates about equilibrium, amplitude m g sin(alpha)/k_t",
+              "without dissipation the particle oscillates around the equilibrium position",
+              "not tested on the rotating block: the paper's claim is without dissipation, but the rotating "
+              "block's normal (corner) damping stays on (without it the rocking pulls a corner, outside the "
+              "bilateral corner contacts); " + CS_REASON, id=V.CS_OSCILLATES)
     return s.items
 
 
@@ -286,9 +302,10 @@ captions_for("slope-block-rotating", {
                                      "eq 20's incremental damping against the instantaneous -gamma_t v.",
     "fig4-drift-dt-rotating.png": "Krengel & Matuttis Fig 4 with the rotating block: drift while stuck "
                                   "against dt (1 cm, 15 deg, window 10-50 ms; mean and spread over 2 grid "
-                                  "phases). Look at the growth ~ dt and BDF above Heun (the paper: below; with one "
-                                  "contact per corner, the caption's last line, below at 5e-6 s); a "
-                                  "diverged scheme is named in the legend, not drawn.",
+                                  "phases; stick-entry rule '" + V.DEFAULT_STICK_RULE + "', nsfric's default). Look "
+                                  "at the growth ~ dt and BDF against Heun (the paper: below; with one contact per "
+                                  "corner, the caption's last line); a diverged scheme is named in the legend, not "
+                                  "drawn.",
     "fig2-slope-15deg-rotating-corners.png": "Krengel & Matuttis Fig 2 with one frictional contact per corner "
                                              "(unilateral, may lift off): 1 cm at 15 deg, dt = 5e-6 s, 20 ms; "
                                              "damped, tangential damping off, no damping (columns). Look at the "
