@@ -12,7 +12,8 @@ the slope, ``coulomb`` (exact static friction) with the delta approximation (eqs
   events of every member);
 * its NumPy fallback (:mod:`nsfric.schemes.delta_loop`, the per-step path of before);
 * a hand-written numba loop of the same scheme (rates of the block written by hand, the
-  indicators of eqs 15-17 and Heun inline; rows and the stuck flag only).
+  indicators of eqs 15-17 and Heun inline; rows and the stuck flag only), with the
+  stick-entry rule ``crossing`` (nsfric runs with it too; its default is ``brake``).
 
 Equal error: the same method, so the same numbers up to the rounding of the hand-written
 rates (the largest difference of the rows and of the drift ``x(0.1) - x(0.05)`` is
@@ -31,6 +32,8 @@ import numpy as np
 import nsfric
 
 DT, KEEP, INTEGRATOR = 5e-6, 100, "heun"
+#: the stick-entry rule the hand-written loop implements (:mod:`nsfric.schemes.stick_rules`)
+STICK_RULE = "crossing"
 
 HAND = '''
 import math
@@ -120,7 +123,8 @@ def nsfric_run(B, n, backend):
     from nsfric.schemes.delta import run_batch
 
     fld, U0, _ = setup(B)
-    return run_batch(fld, U0, DT, n, INTEGRATOR, keep=KEEP, backend=backend)[1]
+    # the stick-entry rule of the hand-written loop (v crossed zero at the end or a stage)
+    return run_batch(fld, U0, DT, n, INTEGRATOR, keep=KEEP, backend=backend, stick_rule=STICK_RULE)[1]
 
 
 def hand_numba(B, n):
