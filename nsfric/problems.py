@@ -89,5 +89,10 @@ class ProblemFactory(Protocol):
         """Why a solution ``sol`` gives no observables (naming the option to change);
         ``""`` when it gives them."""
 
+    def trajectory_observables(self, law: str, values: dict, t, Y, names) -> dict:
+        """The observables of another code's trajectory (times ``t`` from 0, states ``Y``
+        (len(names), len(t)) at bound ``values``), for ``nsfric verify``; ``{}`` where the
+        case defines none."""
+
 
 __all__ = ["ProblemFactory"]

@@ -68,7 +68,7 @@ def test_a_bad_progress_mode_is_one_line_exit_2(tiny, tmp_path, capsys, monkeypa
 def test_report_progress_plain(tmp_path, capsys, monkeypatch):
     import nsfric.report
 
-    def fake_report(out_dir, cases, checks=True, progress=None, force=False):  # the command's wiring only
+    def fake_report(out_dir, cases, checks=True, progress=None, force=False, jobs=1):  # the command's wiring only
         for name in cases:
             progress(name)
             progress("step 1")

@@ -69,7 +69,9 @@ def test_example_runs_and_meets_its_closed_form(path, tmp_path):
     assert m or _asserts(path), f"last line gives no maximum error and the script asserts nothing: {last!r}"
     assert m is None or float(m.group(1)) < 1e-9, last
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    assert cpu < 20, f"{path.name} took {cpu:.1f} s of CPU (an example runs in seconds)"
+    # seconds on a warm cache; a cold one adds the compilation of the kernels the example is
+    # the first to need (plot_verify_lammps.py: 23 s of CPU inside the suite, 3 s warm)
+    assert cpu < 45, f"{path.name} took {cpu:.1f} s of CPU (an example runs in seconds)"
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
