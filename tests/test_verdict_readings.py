@@ -85,3 +85,14 @@ def test_readme_and_run_summary_count_claims(tmp_path):
 
     lines = run_summary(Case(), str(tmp_path), [])
     assert "verdicts: 1 paper claims: 1 depends on reading (and 1 inputs from the paper read back)" in lines
+
+
+def test_nsfrics_own_checks_are_not_claims(tmp_path):
+    s = Sheet("block", "P", str(tmp_path))
+    s.number("§4", "35 deg: slide acceleration [m/s^2]", lambda: 0.805, lambda: 0.805, rtol=1e-6, kind="check")
+    s.claim("Fig 2", "comes to rest", "rests", lambda: 1, lambda x: True)
+    (check, claim) = s.items
+    assert check["kind"] == "check" and check["paper_kind"] == "nsfric closed form"
+    assert claims(s.items) == [claim] and inputs(s.items) == [check]
+    assert counts(s.items)["match"] == 1
+    assert "nsfric check" in input_table(inputs(s.items))

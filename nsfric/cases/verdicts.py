@@ -17,9 +17,11 @@ case's ``run`` wrote (never typed in) --, their difference and a status:
 * ``not reproduced`` -- the output needed is missing, or the quantity is not computed
   (yet); the note says what is missing.
 
-``kind`` is ``"claim"`` for a verdict and ``"input"`` for a paper's input echoed back (a
-parameter nsfric takes from the paper and reads back from its outputs): inputs are listed
-in a table of their own and never counted as matches (:func:`claims`, :func:`inputs`).
+``kind`` is ``"claim"`` for a verdict, ``"input"`` for a paper's input echoed back (a
+parameter nsfric takes from the paper and reads back from its outputs) and ``"check"`` for
+nsfric's own check on a setting the paper does not have (its reference against its own
+closed form): inputs and checks are listed in a table of their own and never counted as
+matches (:func:`claims`, :func:`inputs`).
 
 Declarations live in the paper plug-ins (the ``verdicts`` modules a
 :class:`~nsfric.plugins.Paper` names), each registering a function ``f(out_dir) -> list
@@ -41,6 +43,8 @@ from ..plugins import PAPERS
 
 STATUSES = ("match", "differs", "depends on reading", "not reproduced")
 #: the keys of every verdict (and of ``verdicts.json``)
+#: the kinds of a verdict: a paper claim, a paper input read back, nsfric's own check
+KINDS = ("claim", "input", "check")
 KEYS = ("id", "kind", "case", "cases", "source", "place", "quantity", "paper", "paper_kind", "nsfric",
         "difference", "status", "note", "readings", "holds_under")
 #: the keys of one reading of a claim
@@ -145,6 +149,8 @@ class Sheet:
              paper_kind=None, readings=None, holds_under=None):
         if status not in STATUSES:  # pragma: no cover - programming error
             raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+        if kind not in KINDS:  # pragma: no cover - programming error
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
         if paper_kind is None:
             paper_kind = "stated" if paper not in (None, "(formula)") else None
         self.items.append({"id": id or claim_id(place, quantity), "kind": kind, "case": self.case,
@@ -168,7 +174,8 @@ class Sheet:
         ``match`` when ``|nsfric - paper| <= tol`` (absolute) or ``<= rtol |paper|``; else
         ``differs`` with ``reason`` (or the tolerance missed).  ``id`` names the claim
         (default :func:`claim_id`); ``kind="input"`` marks a paper's input read back
-        (:meth:`input`)."""
+        (:meth:`input`), ``kind="check"`` nsfric's own check where the paper has no such
+        setting (``paper`` then is nsfric's closed form, shown as such)."""
         tags = {"id": id, "kind": kind}
         formula = callable(paper)
         if formula:  # the paper's formula evaluated with the case's parameters
@@ -181,7 +188,7 @@ class Sheet:
         good, diff, how = _compare(value, paper, tol, rtol)
         self._add(place, quantity, paper, value, diff, "match" if good else "differs",
                   (note or how) if good else (reason or f"outside the {how}"),
-                  paper_kind="formula" if formula else "stated", **tags)
+                  paper_kind=("nsfric closed form" if kind == "check" else "formula") if formula else "stated", **tags)
 
     def input(self, place, quantity, paper, get, tol=None, rtol=1e-12, note=""):
         """A paper's input that the case takes and reads back from its outputs (a
@@ -305,8 +312,9 @@ def claims(verdicts) -> list:
 
 
 def inputs(verdicts) -> list:
-    """The paper's inputs read back (``kind == "input"``): a table, not verdicts."""
-    return [v for v in verdicts if v.get("kind") == "input"]
+    """The paper's inputs read back and nsfric's own checks (``kind`` ``"input"`` or
+    ``"check"``): a table, not verdicts."""
+    return [v for v in verdicts if v.get("kind") in ("input", "check")]
 
 
 def merge_claims(verdicts) -> list:

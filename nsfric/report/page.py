@@ -97,12 +97,15 @@ def verdict_table(verdicts) -> str:
 
 
 def input_table(items) -> str:
-    """The paper's inputs read back from the outputs: not verdicts."""
-    rows = "".join(f"<tr><td>{esc(v['place'])}</td><td>{esc(v['quantity'])}</td><td class='num'>{esc(fmt(v['paper']))}"
-                   f"</td><td class='num'>{esc(fmt(v['nsfric']))}</td><td>{esc(v['case'])}</td></tr>" for v in items)
-    return ("<details><summary>Inputs taken from the paper and read back from the outputs "
-            f"({len(items)}; not counted as verdicts)</summary><table><thead><tr><th>place</th><th>input</th>"
-            "<th>paper</th><th>read back</th><th>case</th></tr></thead><tbody>" + rows + "</tbody></table></details>")
+    """The paper's inputs read back from the outputs and nsfric's own checks: not verdicts."""
+    rows = "".join(f"<tr><td>{esc(v['place'])}</td><td>{esc(v['quantity'])}</td>"
+                   f"<td>{'nsfric check' if v.get('kind') == 'check' else 'paper input'}</td>"
+                   f"<td class='num'>{esc(fmt(v['paper']))}</td><td class='num'>{esc(fmt(v['nsfric']))}</td>"
+                   f"<td>{esc(v['status'])}</td><td>{esc(v['case'])}</td></tr>" for v in items)
+    return ("<details><summary>Inputs taken from the paper and read back from the outputs, and nsfric's own "
+            f"checks where the paper has no such setting ({len(items)}; not counted as verdicts)</summary><table>"
+            "<thead><tr><th>place</th><th>quantity</th><th>kind</th><th>paper / closed form</th><th>nsfric</th>"
+            "<th>status</th><th>case</th></tr></thead><tbody>" + rows + "</tbody></table></details>")
 
 
 def counts(verdicts) -> dict:

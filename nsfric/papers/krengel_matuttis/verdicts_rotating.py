@@ -256,7 +256,8 @@ def slope_block_rotating(out_dir: str) -> list:
              lambda: summary()["slide35"]["exact"],
              lambda: max((summary()["slide35"][k]["acceleration"] for k in ("filippov", "ida")),
                          key=lambda a: abs(a - summary()["slide35"]["exact"])),
-             rtol=1e-6, note="the block slides; the rocking has settled (omega constant)")
+             rtol=1e-6, note="nsfric's own check, not a claim of the paper (which has no 35 deg case): the block "
+                             "slides; the rocking has settled (omega constant)", kind="check")
     grip_claims(s, o, DAMPED, more=corner_series_readings(o))
     s.claim("§4 after eq 20, Fig 3", "30 deg: the incremental damping of eq 20 grips later than the "
             "instantaneous -gamma_t v (settle time of x, CS on Heun) [s]",
