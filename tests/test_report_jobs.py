@@ -8,6 +8,7 @@ import pytest
 from nsfric.cases import CASES, Case
 from nsfric.cli import main
 from nsfric.report import build_report
+from nsfric.study.execute import forks_workers
 
 
 class _Tiny(Case):
@@ -46,7 +47,10 @@ def test_report_runs_the_cases_on_worker_processes(tiny_cases, tmp_path):
     build_report(str(serial), list(tiny_cases), checks=False, force=True)
     build_report(str(pooled), list(tiny_cases), checks=False, force=True, jobs=2)
     assert set(_pids(serial).values()) == {os.getpid()}
-    assert len(set(_pids(pooled).values()) - {os.getpid()}) >= 1  # some case ran in a worker
+    if forks_workers():  # forked workers inherit the cases registered here
+        assert len(set(_pids(pooled).values()) - {os.getpid()}) >= 1  # some case ran in a worker
+    else:  # fresh interpreters do not know them: this process runs them, the page is the same
+        assert set(_pids(pooled).values()) == {os.getpid()}
     assert (pooled / "verdicts.json").read_text() == (serial / "verdicts.json").read_text()
     page = (pooled / "index.html").read_text()
     assert all(f"{name}/who.csv" in page for name in NAMES)
@@ -59,3 +63,23 @@ def test_report_jobs_must_be_a_positive_integer(tiny_cases, tmp_path, capsys):
     assert main(["report", "--out", str(tmp_path / "c"), "--cases", NAMES[0], "--no-checks", "--jobs", "0"]) == 2
     assert "--jobs" in capsys.readouterr().err
     assert not (tmp_path / "c").exists() and not (tmp_path / "r").exists()
+
+
+def test_cases_the_workers_do_not_know_run_in_this_process(tiny_cases, tmp_path):
+    """With another thread alive the workers are fresh interpreters (not forked): they do not
+    know the cases registered here, which this process then runs itself -- the same page."""
+    import threading
+
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    try:
+        assert not forks_workers()
+        serial, pooled = tmp_path / "serial", tmp_path / "pooled"
+        build_report(str(serial), list(tiny_cases), checks=False, force=True)
+        build_report(str(pooled), list(tiny_cases), checks=False, force=True, jobs=2)
+    finally:
+        stop.set()
+        thread.join()
+    assert set(_pids(pooled).values()) == {os.getpid()}
+    assert (pooled / "verdicts.json").read_text() == (serial / "verdicts.json").read_text()

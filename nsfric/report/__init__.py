@@ -64,11 +64,17 @@ def _checks(force: bool, progress=None) -> list:
 
 def _case_outputs(task) -> dict:
     """:func:`run_case` in a worker process: ``(case name, dest, force)`` -> its record
-    with the case by name (the parent puts its case object back)."""
+    with the case by name (the parent puts its case object back); ``{"unknown": name}``
+    where the worker does not know the case (registered at run time in the parent, and the
+    worker a fresh interpreter, not a fork): the parent runs it itself."""
     from ..cases import get_case
 
     name, dest, force = task
-    return dict(run_case(get_case(name), dest, force), case=name)
+    try:
+        case = get_case(name)
+    except ValueError:
+        return {"unknown": name}
+    return dict(run_case(case, dest, force), case=name)
 
 
 def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
@@ -87,12 +93,19 @@ def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
     done = {}
 
     def arrived(i, run):
+        if "unknown" in run:  # a case only this process knows: run here, below
+            return
         done[i] = dict(run, case=objs[i])
         if progress:
             progress(f"{objs[i].name}: done ({len(done)}/{len(objs)} cases)")
 
     todo = [(i, (case.name, os.path.join(out_dir, case.name), force)) for i, case in enumerate(objs)]
     run_tasks(_case_outputs, todo, arrived, jobs=jobs, chunksize=1)
+    for i, case in enumerate(objs):
+        if i not in done:
+            if progress:
+                progress(f"{case.name} (in this process: the workers do not know it)")
+            done[i] = run_case(case, os.path.join(out_dir, case.name), force, progress)
     return [done[i] for i in range(len(objs))]
 
 
