@@ -118,11 +118,9 @@ def _forces(rates, names, values) -> np.ndarray:
 
 
 def _virial(u, names, forces) -> np.ndarray:
-    """LAMMPS's pair virial of the one pair (``ev_tally_xyz``): ``d = x_1 - x_2``, ``f``
-    the force on sphere 1: ``(dx fx, dy fy, dz fz, dx fy, dx fz, dy fz)``."""
-    d = np.array([u[names.index("x_1")] - u[names.index("x_2")], u[names.index("y_1")] - u[names.index("y_2")], 0.0])
-    f = forces[0]
-    return np.array([d[0] * f[0], d[1] * f[1], d[2] * f[2], d[0] * f[1], d[0] * f[2], d[1] * f[2]])
+    """:func:`_pair_virial` of the model state ``u`` (positions in the plane ``z = 0``)."""
+    x = np.array([[u[names.index(f"x_{i}")], u[names.index(f"y_{i}")], 0.0] for i in (1, 2)])
+    return _pair_virial(x, forces)
 
 
 def pre_commands(exp: dict) -> list:
