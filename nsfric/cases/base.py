@@ -132,6 +132,10 @@ class Case:
     initial = {}
     #: the names of the scalar observables of :meth:`observables` (``nsfric list CASE``)
     observable_names: tuple = ()
+    #: observables of :meth:`trajectory_observables` that some runs may lack (an event
+    #: that happens at one step and not at another); ``nsfric verify`` leaves such an
+    #: observable out, with a note, instead of refusing the input
+    partial_observables: tuple = ()
 
     def __init__(self):
         self._models = {}

@@ -30,8 +30,12 @@ free flight to zero overlap: a normal force clamped at zero, as most DEM codes h
 
 Observables (:meth:`SphereWall.observables`) after the contact: ``psi_f = v_t^f/v_n^i``,
 ``e_n = v_n^f/v_n^i``, the tangential restitution ``e_t = v_t^f/v_t^i``, the spin
-``omega_f``, the contact duration ``t_n`` (first touch to zero overlap) and the kinetic
-energies (translation and rotation) ``E_kin_before``, ``E_kin_after``.
+``omega_f``, the contact duration ``t_n`` (first touch to zero overlap), the kinetic
+energies (translation and rotation) ``E_kin_before``, ``E_kin_after``, and, where the
+contact point's tangential velocity vanishes during the contact, the time ``t_vt0`` it
+first does (:func:`first_vt_zero`): the stick event of Coulomb's law, the start of the
+slip reversal of the spring laws -- a time any code's trajectory shows, whatever its
+modes (``nsfric verify`` compares it).
 
 Closed forms (:func:`normal_closed_form`, :func:`gross_sliding_psi_f`): ``e_n`` and
 ``t_n`` of the linear dashpot (Schäfer et al. eqs 3-4 with ``m_eff = m``,
@@ -118,6 +122,47 @@ class SphereOnWall(Kinematics):
         x, y, vx, vy, w = self._s
         m, I, _ = self._p
         return {x: vx, y: vy, vx: F_t / m, vy: self.generalized(F_n, y) / m, w: self.arm() * F_t / I}
+
+
+def _vt_function():
+    """``v_t(x, y, vx, vy, omega, R, arm_overlap)``: the kinematics' contact-point velocity
+    (:attr:`SphereOnWall.tangential_velocity`), lambdified once."""
+    if _VT_FN:
+        return _VT_FN[0]
+    kin = SphereOnWall()
+    _VT_FN.append(sp.lambdify((*kin.states, kin._p[2], arm_overlap), kin.tangential_velocity, "numpy"))
+    return _VT_FN[0]
+
+
+_VT_FN: list = []
+
+
+def slip_velocity(values: dict, Y, names) -> np.ndarray:
+    """The contact point's tangential velocity ``v_t`` of the states ``Y`` (rows named by
+    ``names``, one column per time) at the parameters ``values``."""
+    s = dict(zip(names, np.asarray(Y, dtype=float)))
+    return np.asarray(_vt_function()(*(s[n] for n in ("x", "y", "vx", "vy", "omega")), values["R"],
+                                     values["arm_overlap"]), dtype=float) * np.ones_like(s["vx"])
+
+
+#: ``|v_t| <= VT0_RTOL |v_t^i|`` counts as ``v_t = 0`` in :func:`first_vt_zero` (a law that
+#: sticks holds ``v_t`` at zero to rounding)
+VT0_RTOL = 1e-12
+
+
+def first_vt_zero(t, vt) -> float | None:
+    """The first time ``v_t`` vanishes on the rows ``(t, vt)``: the first row where it
+    has changed sign from the first row's or is zero (to :data:`VT0_RTOL` of it), the
+    time interpolated linearly between it and the row before; ``None`` when it does not
+    vanish (or ``v_t`` starts at zero: nothing to cross)."""
+    vt = np.asarray(vt, dtype=float)
+    if vt[0] == 0:
+        return None
+    hit = np.nonzero(np.sign(vt[0]) * vt <= VT0_RTOL * abs(vt[0]))[0]
+    if not len(hit):
+        return None
+    k = int(hit[0])
+    return float(t[k - 1] + vt[k - 1] / (vt[k - 1] - vt[k]) * (t[k] - t[k - 1]))
 
 
 def split_law(law: str) -> tuple:
@@ -212,9 +257,13 @@ class SphereWall(ComposedLaws, Case):
     t_end = 2e-5
     units = {q: "m" for q in ("x", "y", "xi", "zeta")}
     units.update({"vx": "m/s", "vy": "m/s", "omega": "1/s", "omega_f": "1/s", "F": "N", "F_n": "N", "t": "s",
-                  "t_n": "s", "E_kin_before": "J", "E_kin_after": "J", "E_el": "J"})
+                  "t_n": "s", "t_vt0": "s", "E_kin_before": "J", "E_kin_after": "J", "E_el": "J"})
     unit = "n.u."
-    observable_names = ("psi_f", "e_n", "e_t", "omega_f", "t_n", "E_kin_before", "E_kin_after")
+    observable_names = ("psi_f", "e_n", "e_t", "omega_f", "t_n", "E_kin_before", "E_kin_after", "t_vt0")
+    #: observables a trajectory may lack in some runs (``nsfric verify`` leaves them out
+    #: of that point with a note): ``v_t`` may vanish at one step and not at another
+    #: near the threshold of gross sliding
+    partial_observables = ("t_vt0",)
     #: the SDS spring (``xi ~ 1e-7 m``) resolved to 1e-7 of itself, as in ``oblique-impact``
     solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim")
                        for s in ("filippov", "ida")}
@@ -241,8 +290,35 @@ class SphereWall(ComposedLaws, Case):
         ends = [e for e in sol.events if e.kind == "contact-end"]
         if not ends:
             return {}
-        return self.impact_observables(sol.params, np.asarray(ends[0].y), sol.model.state_names,
-                                       ends[0].t - sol.t_span[0])
+        out = self.impact_observables(sol.params, np.asarray(ends[0].y), sol.model.state_names,
+                                      ends[0].t - sol.t_span[0])
+        t_vt0 = self._exact_vt_zero(sol, ends[0].t)
+        return out if t_vt0 is None else {**out, "t_vt0": t_vt0}
+
+    @staticmethod
+    def _exact_vt_zero(sol, t_contact_end) -> float | None:
+        """:func:`first_vt_zero` of the exact solution before the contact end: bracketed on
+        4001 points of the dense output, then bisected to the time resolution of the span
+        (a sticking law reaches ``v_t = 0`` and stays, so the predicate, not a sign change,
+        is bisected)."""
+        t0 = sol.t_span[0]
+        names = sol.model.state_names
+        t = np.linspace(t0, t_contact_end, 4001)
+        vt = slip_velocity(sol.params, sol(t), names)
+        if first_vt_zero(t, vt) is None:
+            return None
+        v0 = vt[0]
+        k = int(np.nonzero(np.sign(v0) * vt <= VT0_RTOL * abs(v0))[0][0])
+
+        def zero(tau):
+            return np.sign(v0) * slip_velocity(sol.params, sol(np.array([tau])), names)[0] <= VT0_RTOL * abs(v0)
+        lo, hi = t[k - 1], t[k]
+        for _ in range(80):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            lo, hi = (lo, mid) if zero(mid) else (mid, hi)
+        return float(hi - t0)
 
     def trajectory_observables(self, law: str, values: dict, t, Y, names) -> dict:
         """The observables of another code's trajectory at its contact end: the first
@@ -260,7 +336,9 @@ class SphereWall(ComposedLaws, Case):
         j = inside[0] + after[0]
         s = (R - y[j - 1]) / (y[j] - y[j - 1])
         state = Y[:, j - 1] + s * (Y[:, j] - Y[:, j - 1])
-        return self.impact_observables(values, state, names, float(t[j - 1] + s * (t[j] - t[j - 1])))
+        out = self.impact_observables(values, state, names, float(t[j - 1] + s * (t[j] - t[j - 1])))
+        t_vt0 = first_vt_zero(t[:j], slip_velocity(values, np.asarray(Y)[:, :j], names))
+        return out if t_vt0 is None else {**out, "t_vt0": t_vt0}
 
     def why_no_observables(self, law: str, sol) -> str:
         return "" if self.observables(law, sol) else "the contact did not end before t_end: give a larger t_end"

@@ -200,14 +200,17 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
                          lambda p: _bound(case, laws, fixed, p, t_end), observables)
         source = f"runner {getattr(runner, '__module__', '')}.{getattr(runner, '__qualname__', type(runner).__name__)}"
     trajectory = is_trajectory(cols)
+    dropped: dict = {}
     if trajectory:  # the runs' states: their observables (and the end time) from the rows
         ref_states = {tuple(case.numeric_model(lw).state_names) for lw in laws}
         if len(ref_states) > 1:
             raise ValueError(f"laws {laws} of case {case.name!r} have different states {sorted(ref_states)}: "
                              f"verify one at a time against a trajectory")
         rows_in = cols
-        cols, t_end = trajectory_table(case, laws[0], cols, names,
-                                       lambda p: case.bind(laws[0], {**fixed, **p}), t_end)
+        cols, t_end, dropped = trajectory_table(case, laws[0], cols, names,
+                                                lambda p: case.bind(laws[0], {**fixed, **p}), t_end)
+        if observables is not None:
+            observables = [o for o in observables if o not in dropped]
     pcols, obs, energy = split_columns(cols, names, observables)
     clash = sorted(set(pcols) & set(fixed))
     if clash:
@@ -224,7 +227,11 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
                 progress(f"{case.name}/{lw}: reference at {point or 'the fixed parameters'}")
             exact[lw] = reference_observables(case, lw, values, t_end, solver)
         known = set.intersection(*(set(e[0]) for e in exact.values()))
-        unknown = [o for o in obs if o not in known]
+        partial = set(getattr(case, "partial_observables", ())) if trajectory else set()
+        for o in sorted(set(obs) & partial - known):  # an event the code shows and the exact solution has not
+            where = f" at {point}" if point else ""
+            dropped[o] = f"left out{where}: the exact reference of {', '.join(laws)} has none"
+        unknown = [o for o in obs if o not in known and o not in partial]
         if unknown:
             why = "".join(dict.fromkeys(e[2].partition("; no summary")[1] + e[2].partition("; no summary")[2]
                                         for e in exact.values()))
@@ -234,6 +241,8 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
         dt = cols["dt"][rows]
         gain = _energy_gain(cols, energy, rows)
         for o in obs:
+            if o not in known:
+                continue
             y = cols[o][rows]
             result_points.append(judge(point, o, dt, y, {lw: (exact[lw][0][o], exact[lw][1][o]) for lw in laws},
                                        gain, tol))
@@ -246,7 +255,8 @@ def verify(case, law=None, input=None, runner=None, dts=None, points=None, conve
             "convention_params": dict(getattr(convention, "params", {}) or {}), "params": fixed,
             "t_end": t_end, "solver": solver, "input": source, "observables": obs,
             "energy_columns": energy, "exact_uncertainty": estimates,
-            "input_kind": "trajectory" if trajectory else "observables", "trajectory_errors": traj_errors}
+            "input_kind": "trajectory" if trajectory else "observables", "trajectory_errors": traj_errors,
+            "left_out": dropped}
     return VerifyResult(case.name, laws, result_points, meta)
 
 

@@ -136,6 +136,7 @@ class VerifyResult:
         from .verify_trajectory import error_line
 
         lines = [f"{p.label()}: {p.verdict()}" for p in self.points]
+        lines += [f"{o}: {why}" for o, why in (self.meta.get("left_out") or {}).items()]
         return "\n".join(lines + [error_line(e) for e in self.meta.get("trajectory_errors") or []])
 
     def to_dict(self) -> dict:

@@ -10,7 +10,8 @@ becomes one row of the observable table :mod:`nsfric.study.verify_input` reads:
   the reference (``t_end``, or the common last time of the runs);
 * the case's own observables of a trajectory, where the case defines them
   (:meth:`~nsfric.cases.base.Case.trajectory_observables`; e.g. the impact observables
-  at the contact end, found on the rows).
+  at the contact end, found on the rows; an event time such as the first zero of the
+  contact point's tangential velocity ``t_vt0``, with an error and an order of its own).
 
 A runner may return such a trajectory instead of observables: ``{"t": times, state:
 values, ...}`` (arrays of one length), see :func:`runner_trajectory`.
@@ -58,7 +59,9 @@ def _runs(cols, params, what):
 
 def trajectory_table(case, law: str, cols: dict, param_names, values_of, t_end=None,
                      what: str = "input") -> tuple:
-    """``(observable table, t_end)`` of a trajectory table ``cols`` (module docstring).
+    """``(observable table, t_end, dropped)`` of a trajectory table ``cols`` (module
+    docstring); ``dropped``: ``{observable: why}`` for the case's partial observables
+    (:attr:`~nsfric.cases.base.Case.partial_observables`) some runs lack, left out.
 
     Parameters
     ----------
@@ -96,22 +99,31 @@ def trajectory_table(case, law: str, cols: dict, param_names, values_of, t_end=N
             raise ValueError(f"{what}: the run at dt = {dt:g}{' ' + str(point) if point else ''} ends at t = {end!r}, "
                              f"the {'given t_end' if t_end is not None else 'first run'} at {target!r}: every run must "
                              f"end at the reference's end time (give --t-end or cut the runs)")
-    table: dict = {}
-    names = None
+    partial = set(getattr(case, "partial_observables", ()))
+    found = []
     for point, dt, rows in runs:
         t = cols[TIME][rows]
         Y = np.array([cols[s][rows] for s in states])
         row = {f"{s}_end": float(Y[j, -1]) for j, s in enumerate(states)}
         extra = case.trajectory_observables(law, values_of(point), t - t[0], Y, states)
         row.update({k: float(v) for k, v in extra.items()})
-        if names is None:
-            names = list(row)
-        elif sorted(row) != sorted(names):
-            raise ValueError(f"{what}: the run at dt = {dt:g} gives the observables {sorted(row)}, an earlier run "
-                             f"{sorted(names)} (e.g. the contact did not end within one of them)")
-        for k, v in {**point, "dt": dt, **row}.items():
+        found.append(row)
+    names = sorted(set(found[0]) - partial)
+    for (point, dt, _), row in zip(runs, found):
+        if sorted(set(row) - partial) != names:
+            raise ValueError(f"{what}: the run at dt = {dt:g} gives the observables {sorted(set(row) - partial)}, "
+                             f"an earlier run {names} (e.g. the contact did not end within one of them)")
+    dropped = {}
+    for k in sorted(set().union(*found) & partial):
+        lacking = [dt for (_, dt, _), row in zip(runs, found) if k not in row]
+        if lacking:
+            dropped[k] = (f"left out: not found in the run(s) at dt = {', '.join(f'{d:g}' for d in lacking)} "
+                          f"(found in {len(runs) - len(lacking)} of {len(runs)})")
+    table: dict = {}
+    for (point, dt, _), row in zip(runs, found):
+        for k, v in {**point, "dt": dt, **{k: v for k, v in row.items() if k not in dropped}}.items():
             table.setdefault(k, []).append(v)
-    return {k: np.asarray(v, dtype=float) for k, v in table.items()}, target
+    return {k: np.asarray(v, dtype=float) for k, v in table.items()}, target, dropped
 
 
 def trajectory_errors(case, laws, cols, param_names, values_of, t_end, solver="filippov", tol=0.3) -> list:
