@@ -316,8 +316,10 @@ def test_bad_input_names_the_parameter(p45, kwargs, match):
 def test_energy_account_balances_and_finds_the_d_sds_slider_creating_energy(p45):
     """The work of the elastic and damping parts is the tangential kinetic energy lost
     (to first order in dt: 1e-4 of the impact energy at t_n/6400); the D-SDS's slider
-    has a negative account (its reset gives the spring energy no work put in: about
-    -1.8e-3 of the impact energy at 45 deg, converged), LIGGGHTS's a positive one."""
+    has a negative account (its reset gives the spring energy no work put in: -3.1e-4 of
+    the impact energy at 45 deg in the exact limit, -2.2e-4 at t_n/6400; with the steps
+    after the normal force vanished, where the zero cap keeps resetting the spring
+    against the dashpot, -1.8e-3 in all, converged), LIGGGHTS's a positive one."""
     t_n, vx0 = Z.contact_time(p45), math.sin(math.radians(45.0))
     E0 = 0.5 * p45["m"] * p45["v"] ** 2
     slips = {}
@@ -328,8 +330,10 @@ def test_energy_account_balances_and_finds_the_d_sds_slider_creating_energy(p45)
             lost = (0.5 * p45["m"] * (vx ** 2 - vx0 ** 2) + 0.5 * p45["I"] * w ** 2) / E0
             assert abs(lost - (r["W_elastic"] + r["W_damping"])) < 800 / n * 1e-3, name
             slips[name, n] = r["E_slip"]
-    assert -2.0e-3 < slips["lammps-linear-history", 6400] < -1.6e-3
-    assert abs(slips["lammps-linear-history", 6400] - slips["lammps-linear-history", 1600]) < 4e-4
+            slips[name, n, "all"] = r["E_slip"] + r["E_slip_after_force_end"]
+    assert -3.1e-4 < slips["lammps-linear-history", 6400] < -1.5e-4
+    assert -2.0e-3 < slips["lammps-linear-history", 6400, "all"] < -1.6e-3
+    assert abs(slips["lammps-linear-history", 6400, "all"] - slips["lammps-linear-history", 1600, "all"]) < 4e-4
     assert slips["liggghts-history", 6400] > 3e-3 and slips["kratos-linear-viscous-coulomb", 6400] > 0
     assert Z.energy_verdict(0.0, [0.9], -1e-3) == "slider creates energy"
     assert Z.energy_verdict(0.0, [1.01], 0.0) == "kinetic gain" and Z.energy_verdict(0.0, [0.9], 0.0) == "dissipative"

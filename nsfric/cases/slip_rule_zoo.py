@@ -17,7 +17,9 @@ order of its error against its own limit, the energy account (:func:`energy_verd
 the largest ``(E - E_0)/E_0`` of the mechanical energy along the exact limit and along
 the finest step's run, the largest kinetic-energy ratio after/before of the ladder, and
 the finest run's work of the elastic and damping parts and the slider's dissipation
-``W_elastic``, ``W_damping``, ``E_slip`` in units of the impact energy),
+``W_elastic``, ``W_damping``, ``E_slip`` in units of the impact energy, until the normal
+force vanishes, and ``E_slip_after_force_end``; the same account along the exact limit,
+``limit_W_elastic``, ``limit_E_slip``, :func:`~nsfric.cases.slip_rule_energy.exact_energy_account`),
 and the offset of its limit from the D-SDS's (what a user who takes the code for
 LAMMPS's model sees).  Observables: ``e_t = vx_f/vx_i`` (the centre's tangential
 restitution), ``e_n``, ``beta = -v_t^f/v_t^i`` (the contact point's), ``omega_R_over_v``,
@@ -139,7 +141,7 @@ def energy_verdict(limit_gain: float, ke_ratios, slip_energy: float) -> str:
     """The findings of the energy account, ``"; "``-joined, or ``"dissipative"``:
     ``"kinetic gain"`` where a run of the step leaves with more kinetic energy than it
     came with; ``"slider creates energy"`` where the slider's account ``E_slip`` of the
-    finest run is negative (the spring's part of the force does more work on the sphere
+    finest run or of the exact limit is negative (the spring's part of the force does more work on the sphere
     than the spring ever stored: the cap's reset put energy into it);
     ``"spring gain"`` where the exact limit's mechanical energy (with the spring's
     ``k_t xi^2/2``) rises above the impact energy (the D-SDS's reset at the contact's
@@ -157,13 +159,15 @@ def energy_verdict(limit_gain: float, ke_ratios, slip_energy: float) -> str:
 OBSERVABLES = ("e_t", "e_n", "beta", "omega_R_over_v", "KE_ratio")
 COLUMNS = ("rule", "code", "limit_law", "theta_deg", *OBSERVABLES, "max_energy_gain", "step_e_t", "step_dt",
            "step_error_e_t", "order_of_step", "order_stderr", "order_note", "step_max_energy_gain",
-           "step_max_KE_ratio", "W_elastic", "W_damping", "E_slip", "offset_e_t_to_d_sds", "energy")
+           "step_max_KE_ratio", "W_elastic", "W_damping", "E_slip", "E_slip_after_force_end", "limit_W_elastic",
+           "limit_E_slip", "offset_e_t_to_d_sds", "energy")
 
 
 def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None) -> list:
     """One row per rule and angle (:data:`COLUMNS`; module docstring)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.verify_limit import order_against
+    from .slip_rule_energy import exact_energy_account
 
     rules = [get_slip_rule(r).name for r in (rules or SLIP_RULES)]
     divisions = sorted({int(n) for n in divisions})
@@ -175,7 +179,8 @@ def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress
         p = standard_impact(theta, **(overrides or {}))
         if progress:
             progress(f"slip-rule-zoo: theta = {theta:g} deg")
-        exact = {law: exact_limit(law, p) for law in laws}
+        exact = {law: {**exact_limit(law, p), **{f"limit_{k}": v for k, v in exact_energy_account(law, p).items()}}
+                 for law in laws}
         for name in rules:
             rule = get_slip_rule(name)
             ref, ladder = exact[rule.limit], step_ladder(name, p, divisions)
@@ -189,9 +194,12 @@ def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress
                          "order_of_step": fit.order if fit.ok else math.nan,
                          "order_stderr": fit.stderr if fit.ok else math.nan, "order_note": fit.reason,
                          "step_max_energy_gain": ladder["runs"][-1]["max_energy_gain"], "step_max_KE_ratio": max(ke),
-                         **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip")},
+                         **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip",
+                                                               "E_slip_after_force_end")},
+                         "limit_W_elastic": ref["limit_W_elastic"], "limit_E_slip": ref["limit_E_slip"],
                          "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds"]["e_t"],
-                         "energy": energy_verdict(ref["max_energy_gain"], ke, ladder["runs"][-1]["E_slip"])})
+                         "energy": energy_verdict(ref["max_energy_gain"], ke,
+                                                  min(ladder["runs"][-1]["E_slip"], ref["limit_E_slip"]))})
     return rows
 
 

@@ -75,7 +75,13 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     force (:meth:`SlipRule.elastic_force`) and of the rest (dashpot, trimmed or dropped),
     and ``E_slip = -W_elastic - E_t(end)`` (``E_t(0) = 0``), the energy the slider
     dissipates -- negative where the rule's cap or reset creates spring energy without
-    work; with ``record``, also ``trace``: per step ``(t, vx,
+    work -- all until the clamped normal force returns to zero (the end of the exact
+    limit's contact, where :func:`nsfric.cases.slip_rule_energy.exact_energy_account`
+    ends: the step's account converges to it); ``E_slip_after_force_end``, the slider's
+    account on the steps after that while the overlap lasts (a zero cap: the rule resets
+    its history to where the dashpot alone is balanced, a zero force split into two
+    opposite parts, so the spring is loaded with ``(gamma_t v_t)^2/(2 k_t)`` without work,
+    and discarded at separation); with ``record``, also ``trace``: per step ``(t, vx,
     vy, omega, delta, history, F_t, F_n)`` after the step.  ``clamp_normal=False``: the
     normal force ``k_n delta + gamma_n d(delta)/dt`` also where it pulls (LAMMPS without
     ``limit_damping``), the rule's bound from its magnitude.  ``arm_overlap``: the lever
@@ -98,7 +104,8 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     vx, vy, w, delta, hist = vx0, -vn, 0.0, 0.0, 0.0
     E0 = 0.5 * m * (vx * vx + vy * vy)
     gain, trace = 0.0, []
-    work = {"elastic": 0.0, "damping": 0.0, "slip": 0.0}
+    work = {"elastic": 0.0, "damping": 0.0, "slip": 0.0, "slip_after": 0.0}
+    pressed = [False]  # the clamped normal force has been positive: its return to zero ends the account
 
     def forces(delta, vx, vy, w, hist, h):
         Fn = _normal_force(p, delta, -vy, clamp_normal)
@@ -108,11 +115,16 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
         vt = vx + arm * w
         old = hist
         Ft, hist = rule.step(hist, vt, abs(Fn), h, p)
+        pressed[0] = pressed[0] or Fn > 0
         if h > 0:  # the energy account of this contact evaluation, with the rule's velocity
             Fel = rule.elastic_force(hist, p)
-            work["elastic"] += Fel * vt * h
-            work["damping"] += (Ft - Fel) * vt * h
-            work["slip"] -= Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p)
+            slip = -(Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p))
+            if clamp_normal and pressed[0] and Fn <= 0:  # a zero force split into +-Fel: not work
+                work["slip_after"] += slip
+            else:
+                work["elastic"] += Fel * vt * h
+                work["damping"] += (Ft - Fel) * vt * h
+                work["slip"] += slip
         return Ft, Fn, arm * Ft, hist
 
     def energy(vx, vy, w, delta, hist):
@@ -150,7 +162,8 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     vt0, vt = vx0, vx + R * w
     out = {"e_t": vx / vx0, "e_n": vy / vn, "beta": -vt / vt0, "omega_R_over_v": w * R / p["v"],
            "KE_ratio": (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w) / E0, "max_energy_gain": gain, "steps": n,
-           "W_elastic": work["elastic"] / E0, "W_damping": work["damping"] / E0, "E_slip": work["slip"] / E0}
+           "W_elastic": work["elastic"] / E0, "W_damping": work["damping"] / E0, "E_slip": work["slip"] / E0,
+           "E_slip_after_force_end": work["slip_after"] / E0}
     if record:
         out["trace"] = np.array(trace)
     return out
