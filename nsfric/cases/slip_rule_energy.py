@@ -219,7 +219,8 @@ CERTIFICATE_COLUMNS = ("rule", "code", "limit_law", "points", "max_KE_ratio", "w
 def plot(rows, path: str) -> str:
     """``E_slip`` of each rule's exact limit against ``theta``, one panel per ``mu`` (the
     standard ``e_n`` and ``k_t/k_n`` where the sweep has them, else its first values):
-    where a curve goes below zero the slider creates energy."""
+    where a curve goes below zero the slider creates energy; a cross on the zero line
+    marks a point where the limit was not solved."""
     from ..plotting import figure, save
 
     mus = sorted({r["mu"] for r in rows})
@@ -231,13 +232,19 @@ def plot(rows, path: str) -> str:
         for i, law in enumerate(laws):
             rs = sorted({r["theta_deg"]: r for r in rows if r["limit_law"] == law and r["mu"] == mu
                          and r["e_n"] == e_n and r["ks_ratio"] == ks}.values(), key=lambda r: r["theta_deg"])
-            ax.plot([r["theta_deg"] for r in rs], [r["limit_E_slip"] for r in rs], marker="o", ms=3,
-                    color=f"C{i}", label=law)
+            ax.plot([r["theta_deg"] for r in rs], [r["limit_E_slip"] for r in rs], marker="osD^v"[i % 5],
+                    ms=6 - i, ls=("-", "--", ":", "-.")[i % 4], color=f"C{i}", label=law)
+            bad = [r["theta_deg"] for r in rs if r.get("limit_note")]
+            ax.plot(bad, [0.0] * len(bad), ls="none", marker="x", ms=9, color=f"C{i}",
+                    label=f"{law}: limit not solved" if bad else None)
         ax.axhline(0.0, color="0.5", lw=0.6)
         ax.set_title(f"mu = {mu:g}", fontsize=9)
         ax.set_xlabel("theta [deg]")
     axes[0][0].set_ylabel("E_slip of the exact limit / impact energy\n(< 0: the slider creates energy)", fontsize=8)
-    axes[0][0].legend(fontsize=7)
+    handles = {}
+    for ax in axes[0]:
+        handles.update(zip(*reversed(ax.get_legend_handles_labels())))
+    axes[0][0].legend(list(handles.values()), list(handles), fontsize=7)
     fig.suptitle(f"Slider dissipation along each rule's exact limit (e_n = {e_n:g}, k_t/k_n = {ks:.3g})", fontsize=9)
     fig.tight_layout()
     return save(fig, path)

@@ -14,7 +14,13 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   ``-bound sign(xi)`` -- the spring-slider of
   :func:`~nsfric.symbolic.tangential.spring_dashpot_slider` without dashpot, plus the
   dashpot ``-gamma v`` in its sticking mode only.  The force jumps by ``gamma v`` where
-  the spring reaches the cap.
+  the spring reaches the cap.  Not complete: where the spring leaves the cap at a
+  grazing point and the jump of the dashpot reverses the decision (in the cap mode the
+  spring would leave, in the sticking mode it would return), the step switches between
+  capped and sticking every other step and converges to a regime with a fraction of the
+  dashpot, which this law does not have: the solvers stop there with "no progress"
+  (e.g. the slip-rule zoo's impact at 25 deg, mu 0.1, e_n 0.5;
+  :mod:`nsfric.cases.slip_rule_energy`).
 * :func:`sds_trim` -- Kratos DEM ``DEM_D_Linear_viscous_Coulomb_CL.h``
   (``CalculateTangentialForceWithNeighbour``, four branches): the elastic force is
   incremented by ``-k v dt``; where the total ``|F_e + F_v|`` exceeds ``mu F_n`` and
