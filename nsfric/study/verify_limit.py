@@ -16,7 +16,11 @@ pair ``(y_2, y_3)`` and to Aitken's extrapolation of ``(y_1, y_2, y_3)`` (which 
 the local order of these three steps), and of the distance between Aitken's
 extrapolations of ``(y_1, y_2, y_3)`` and ``(y_2, y_3, y_4)`` -- estimates of the
 neglected higher-order terms, also of their bias on the fitted ``p`` --, plus the change
-of ``L`` over one standard error of ``p``, plus the round-off level of the values.  With
+of ``L`` over one standard error of ``p``, plus the round-off level of the values; and
+at least the change of ``L`` when ``p`` is replaced by the integer within
+:data:`ORDER_BIAS` of it (the scheme's order, to which a fit over steps where a
+higher-order term still shows is biased: e.g. 0.9967 for an error ``c_1 h + c_2 h^2``
+with ``c_2 h/c_1`` of a few 1e-3, which moves ``L`` by more than the spreads).  With
 three steps nothing checks the model ``C h^p``: the uncertainty is then at least the
 whole correction ``|L - y_1|``.  Values
 that do not change with the step (every difference at round-off) have the finest
@@ -36,6 +40,9 @@ from .fit import OrderFit, fit_order
 
 #: differences below this fraction of the values' scale are round-off
 ROUNDOFF = 1e-12
+#: a fitted order within this of an integer ``q``: the uncertainty is at least the
+#: change of the limit under the order ``q`` (a higher-order term biases the fit)
+ORDER_BIAS = 0.1
 
 
 @dataclass
@@ -160,6 +167,10 @@ def extrapolate(dts, values, tol=0.3, order: OrderFit | None = None) -> Limit:
         u = max(u, abs(limit - y[0]))
     if math.isfinite(fit.stderr):  # dL/dp over one standard error of p
         u += abs((y[0] - y[1]) * r * math.log(h[1] / h[0]) / (r - 1.0) ** 2) * fit.stderr
+    q = round(p)
+    if q >= 1 and abs(p - q) < ORDER_BIAS:  # a fitted order biased off the scheme's integer one
+        r_q = (h[1] / h[0]) ** q
+        u = max(u, abs(limit - (y[0] + (y[0] - y[1]) / (r_q - 1.0))))
     return Limit(float(limit), float(u + floor), fit, note=note)
 
 
