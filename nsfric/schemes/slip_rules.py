@@ -13,7 +13,9 @@ path, commit read):
 
 * LAMMPS ``lammps/lammps`` ``src/GRANULAR/gran_sub_mod_tangential.cpp`` @ 079d233c5bd8
   (``GranSubModTangentialLinearHistory::calculate_forces`` and
-  ``GranSubModTangentialLinearHistoryClassic::calculate_forces``);
+  ``GranSubModTangentialLinearHistoryClassic::calculate_forces``;
+  ``GranSubModTangentialLinearNoHistory::calculate_forces``, the same in later versions'
+  ``gran_sub_mod_tangential_kernel.h`` ``gran_tangential_linear_nohistory``);
 * LIGGGHTS ``CFDEMproject/LIGGGHTS-PUBLIC`` ``src/tangential_model_history.h`` @ 25fc3965f1d8
   (``TangentialModel<TANGENTIAL_HISTORY>::surfacesIntersect``);
 * MercuryDPM ``Kernel/Interactions/FrictionForceInteractions/SlidingFrictionInteraction.cc``
@@ -132,6 +134,16 @@ def lammps_linear_history(shear, vtr, Fn, dt, p):
     return fs, shear
 
 
+def lammps_linear_nohistory(_none, vtr, Fn, dt, p):
+    """LAMMPS ``linear_nohistory`` (classic ``pair gran/hooke``): ``Fscrit = mu Fncrit``,
+    ``fsmag = damp vrel``; ``Ft = min(Fscrit, fsmag)/vrel`` (0 where ``vrel == 0``) and
+    ``fs = -Ft vtr``: a viscous force capped by Coulomb's, no history."""
+    vrel = abs(vtr)
+    if vrel == 0.0:
+        return 0.0, 0.0
+    return -min(p["mu"] * Fn, p["gamma_t"] * vrel) / vrel * vtr, 0.0
+
+
 def lammps_linear_history_classic(shear, vtr, Fn, dt, p):
     """LAMMPS ``linear_history_classic`` (``pair gran/hooke/history``): increment, then
     ``shrmag`` taken before the projection (the identity here), then as
@@ -247,6 +259,12 @@ register_slip_rule(SlipRule(
     "lammps/lammps src/GRANULAR/gran_sub_mod_tangential.cpp @ 079d233c5bd8, "
     "GranSubModTangentialLinearHistoryClassic::calculate_forces", "velocity-verlet", "d-sds", "displacement",
     lammps_linear_history_classic, D_SDS_USER + " (LAMMPS's linear_history step in a plane)"))
+register_slip_rule(SlipRule(
+    "lammps-linear-nohistory", "LAMMPS pair granular / fix wall/gran, tangential linear_nohistory (pair gran/hooke)",
+    "lammps/lammps src/GRANULAR/gran_sub_mod_tangential.cpp, GranSubModTangentialLinearNoHistory::calculate_forces",
+    "velocity-verlet", "coulomb-viscous", "none", lammps_linear_nohistory,
+    "no stick at all: a viscous force min(gamma |v|, mu F_n) along v, as Chrono's OneStep without its spring "
+    "term and threshold"))
 register_slip_rule(SlipRule(
     "mercurydpm-sliding-friction", "MercuryDPM SlidingFrictionSpecies (mu_s = mu_d)",
     "MercuryDPM Kernel/Interactions/FrictionForceInteractions/SlidingFrictionInteraction.cc (gladk/MercuryDPM "
