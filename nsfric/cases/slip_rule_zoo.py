@@ -240,7 +240,8 @@ def plot(rows, path: str) -> str:
     ax_e.set_xlabel("theta [deg]")
     ax_e.set_ylabel("e_t = vx_f/vx_i (lines: exact limit; dots: the code's step, finest dt)", fontsize=7)
     ax_d.set_xlabel("theta [deg]")
-    ax_d.set_ylabel("e_t - e_t of the D-SDS limit (Chrono's far off, not drawn)", fontsize=7)
+    ax_d.set_ylabel("e_t - e_t of the D-SDS limit (coulomb-viscous: Chrono, LAMMPS nohistory, far off, not drawn)",
+                    fontsize=7)
     ax_d.axhline(0.0, color="0.6", lw=0.6)
     ax_b.set_xlabel("psi = tan theta")
     ax_b.set_xscale("log")
