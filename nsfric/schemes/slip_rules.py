@@ -287,8 +287,8 @@ register_slip_rule(SlipRule(
     "@ 016af01bda3b, CalculateTangentialForceWithNeighbour", "symplectic-euler", "sds-trim", "elastic force",
     kratos_linear_viscous_coulomb,
     "the total force is clipped to mu F_n but the spring keeps loading until its elastic part alone reaches the "
-    "cap: in micro-slip the spring stores more than the D-SDS's (the function as read; the Kratos wheel ends near "
-    "the D-SDS)"))
+    "cap: in micro-slip the spring stores more than the D-SDS's (the Kratos wheel converges to this limit at "
+    "psi_i = 0.5; near psi_i = 1 neither it nor this step has a limit yet)"))
 register_slip_rule(SlipRule(
     "chrono-smc-onestep", "Chrono SMC, Hooke, tangential displacement OneStep",
     "projectchrono/chrono src/chrono/physics/ChContactSMC.cpp @ 2b5757964b28, "

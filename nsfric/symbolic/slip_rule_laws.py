@@ -29,9 +29,10 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   its increment.  As ``dt -> 0``: the force is ``clip(-k xi - gamma v, -bound, bound)``
   (as C-SDS's), but the spring moves with ``xi' = v`` until its *elastic* part reaches
   the cap, where it is held (constrained sliding, as above).  The force is continuous.
-  It is the limit of that function as read: the Kratos DEM wheel (10.4.4) on the
-  sphere-wall impact ends near the D-SDS instead (``tests/test_slip_rules.py``), so the
-  code around the function changes the step.
+  The Kratos DEM wheel (10.4.4) on the sphere-wall impact converges to it in
+  micro-slip (``psi_i = 0.5``, :mod:`nsfric.adapters.kratos_conformance`) and in gross
+  sliding; near ``psi_i = 1`` neither the wheel nor the transcribed step converges on
+  ``t_n/50 ... t_n/3200``: the law lacks a regime between them (open).
 
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
