@@ -211,8 +211,12 @@ class VerifyResult:
         observable."""
         from ..plotting import figure
 
+        from matplotlib.ticker import NullFormatter
+
         observables = list(dict.fromkeys(p.observable for p in self.points))
-        fig, axes = figure(len(observables), 1, figsize=(6.0, 3.2 * len(observables)))
+        n_curves = max((sum(len(p.laws) for p in self.points if p.observable == o) for o in observables), default=1)
+        legend_h = 0.17 * min(n_curves, 12)  # inches of legend below each panel
+        fig, axes = figure(len(observables), 1, figsize=(6.0, (3.0 + legend_h) * len(observables)))
         markers = "osD^v<>ph*"
         for ax, o in zip(axes[:, 0], observables):
             curves = [(p, lw) for p in self.points if p.observable == o for lw in p.laws]
@@ -233,7 +237,8 @@ class VerifyResult:
             ax.set_ylabel(f"|{o} - exact|")
             ax.set_title(f"{self.case}: {o} against the exact reference (dotted: fitted slope)", fontsize=9)
             ax.grid(True, which="major", alpha=0.3)
-            if curves:
-                ax.legend(fontsize=6.5)
+            ax.xaxis.set_minor_formatter(NullFormatter())  # minor labels of a short decade overlap
+            if curves:  # below the panel: a legend inside covers the curves
+                ax.legend(fontsize=6.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1, frameon=False)
         fig.tight_layout()
         return fig
