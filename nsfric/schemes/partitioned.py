@@ -103,7 +103,9 @@ class VelocityVerletLammps(VelocityVerlet):
     the scalar history of a model turns with its normal exactly, and the projection's
     ``xi dtheta^2/2`` per step vanishes as ``dt -> 0``.  Not copied: LAMMPS's zero
     tangential force when the history is exactly zero and the dashpot alone exceeds the
-    cap (``shrmag == 0``).
+    cap (``shrmag == 0``); LAMMPS's contact test (a positive overlap) at the setup force:
+    a state on the contact surface heading into it (a sphere starting to touch) gets the
+    closed contact's force for the first half kick (docs/schemes.md).
     """
 
     name = "velocity-verlet-lammps"
