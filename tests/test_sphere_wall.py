@@ -5,6 +5,8 @@ import math
 
 import pytest
 
+import nsfric
+
 from nsfric.cases import get_case
 from nsfric.cases import sphere_wall as SW
 
@@ -75,3 +77,20 @@ def test_run_writes_every_law_s_reference_and_the_figure(tmp_path):
     assert all(p.is_file() for p in (tmp_path / "run").iterdir())
     assert len([n for n in written if n.endswith(".csv")]) == len(get_case("sphere-wall").laws)
     assert "reference.png" in written and "reference-d-sds_linear-dashpot-force-end.csv" in written
+
+
+def test_a_scheme_run_has_the_impact_observables_found_on_its_rows():
+    """A discrete scheme logs no contact end; ``simulate`` gives the case's observables of
+    its rows (``trajectory_observables``): ``psi_f`` and ``t_vt0`` of velocity Verlet on
+    the D-SDS approach the exact ones at first order."""
+    case = nsfric.get_case("sphere-wall")
+    p = {"psi_i": 1.0, "arm_overlap": 0.0}
+    exact = case.reference_solution("d-sds", params=p).summary
+    t_n = exact["t_n"]
+    errs = []
+    for n in (200, 800):
+        sol = nsfric.simulate("sphere-wall", law="d-sds", scheme="velocity-verlet-lammps", dt=t_n / n,
+                              t_end=1.3 * t_n, params=p)
+        assert {"psi_f", "e_n", "t_n", "t_vt0"} <= set(sol.summary)
+        errs.append([abs(sol.summary[k] - exact[k]) for k in ("psi_f", "t_vt0")])
+    assert all(e_fine < e_coarse / 2.5 for e_fine, e_coarse in zip(errs[1], errs[0])), errs

@@ -383,6 +383,11 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     sol = _simulate(case, law, scheme, dt, t_end, params, stages, max_steps, max_seconds)
     if isinstance(case, Case):
         sol.units = case.solution_units(sol)
+        if not sol.summary and len(sol.t) > 1:  # a scheme logs no contact end: the case finds it on the rows
+            t = np.asarray(sol.t, dtype=float)
+            found = case.trajectory_observables(case.check_law(law), sol.params, t - t[0], np.asarray(sol.y),
+                                                list(sol.state_names))
+            sol.summary = {k: float(v) for k, v in found.items()}
     return sol
 
 
