@@ -114,6 +114,23 @@ def kratos(Fe_old, RelVel, Fn, dt, p):
     return Fe + Fv, Fe
 
 
+def chrono_multicore(shear_disp, relvel_t, forceN_mag, dT, p):
+    # shear_body1 == b1 (the sphere), normal along y; the force on the sphere is -forceT
+    shear_disp = shear_disp + relvel_t * dT
+    shear_disp = shear_disp - (shear_disp @ N) * N
+    delta_t = shear_disp
+    forceT_damp = p["gamma_t"] * relvel_t
+    forceT = p["k_t"] * delta_t + forceT_damp
+    forceT_mag, delta_t_mag, forceT_slide = _len(forceT), _len(delta_t), p["mu"] * abs(forceN_mag)
+    if forceT_mag > forceT_slide:
+        if delta_t_mag > np.finfo(float).eps:
+            forceT = forceT * (forceT_slide / forceT_mag)
+            shear_disp = (forceT - forceT_damp) / p["k_t"]
+        else:
+            forceT = np.zeros(3)
+    return -forceT, shear_disp
+
+
 def chrono(_h, relvel_t, forceN, dT, p):
     mag = _len(relvel_t)
     forceT = min(p["k_t"] * (mag * dT) + p["gamma_t"] * mag, p["mu"] * abs(forceN))
@@ -130,6 +147,7 @@ TRANSCRIPTIONS = {
     "liggghts-history": (liggghts, "displacement", -1),
     "yade-viscoelastic": (yade, "force", 1),  # YADE stores the shear force on body 2 (= -F_e on the sphere)
     "kratos-linear-viscous-coulomb": (kratos, "force", -1),
+    "chrono-multicore-multistep": (chrono_multicore, "displacement", -1),
     "chrono-smc-onestep": (chrono, "none", 0),
 }
 

@@ -26,7 +26,9 @@ path, commit read):
   ``applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h``
   @ 016af01bda3b (``CalculateTangentialForceWithNeighbour``) and ``..._CL.cpp`` @ 013f9253599a;
 * Chrono ``projectchrono/chrono`` ``src/chrono/physics/ChContactSMC.cpp`` @ 2b5757964b28
-  (``ChDefaultContactForceTorqueSMC::CalculateForceTorque``, Hooke, ``OneStep``).
+  (``ChDefaultContactForceTorqueSMC::CalculateForceTorque``, Hooke, ``OneStep``) and
+  ``src/chrono_multicore/solver/ChIterativeSolverMulticoreSMC.cpp``
+  (``function_CalcContactForces``, Hooke, ``MultiStep``, user coefficients).
 
 In the plane with a fixed normal the history's projection and rotation are the
 identity, so LAMMPS's ``linear_history`` and ``linear_history_classic`` take the same
@@ -247,6 +249,25 @@ def chrono_smc_onestep(_none, v_t, Fn, dt, p):
     return 0.0, 0.0
 
 
+def chrono_multicore_multistep(delta_t, v_t, Fn, dt, p):
+    """Chrono::Multicore SMC (``function_CalcContactForces``, Hooke, ``MultiStep``, user
+    coefficients): ``delta_t += v_t dt`` (stored, projected on the contact plane);
+    ``forceT = kt delta_t + gt v_t`` (the force on the sphere ``-forceT``); if ``|forceT|
+    > mu |F_n|``: where ``|delta_t| > eps`` (machine epsilon, in metres) ``forceT`` is
+    scaled to the cap and ``delta_t = (forceT - gt v_t)/kt``, else ``forceT = 0``."""
+    k, g = p["k_t"], p["gamma_t"]
+    delta_t = delta_t + v_t * dt
+    forceT = k * delta_t + g * v_t
+    slide = p["mu"] * abs(Fn)
+    if abs(forceT) > slide:
+        if abs(delta_t) > 2.220446049250313e-16:
+            forceT *= slide / abs(forceT)
+            delta_t = (forceT - g * v_t) / k
+        else:
+            forceT = 0.0
+    return -forceT, delta_t
+
+
 D_SDS_USER = ("D-SDS: stick while |k xi + gamma v| < mu F_n; in micro-slip the spring is reset every step so "
               "that the total force sits on the cap")
 register_slip_rule(SlipRule(
@@ -289,6 +310,12 @@ register_slip_rule(SlipRule(
     "the total force is clipped to mu F_n but the spring keeps loading until its elastic part alone reaches the "
     "cap: in micro-slip the spring stores more than the D-SDS's (the Kratos wheel converges to this limit at "
     "psi_i = 0.5; near psi_i = 1 neither it nor this step has a limit yet)"))
+register_slip_rule(SlipRule(
+    "chrono-multicore-multistep", "Chrono::Multicore SMC, Hooke, tangential displacement MultiStep",
+    "projectchrono/chrono src/chrono_multicore/solver/ChIterativeSolverMulticoreSMC.cpp, function_CalcContactForces",
+    "symplectic-euler", "d-sds", "displacement", chrono_multicore_multistep,
+    D_SDS_USER + " (LAMMPS's linear_history step in Chrono's semi-implicit Euler; no force where the history is "
+    "below machine epsilon and the dashpot alone exceeds the cap)"))
 register_slip_rule(SlipRule(
     "chrono-smc-onestep", "Chrono SMC, Hooke, tangential displacement OneStep",
     "projectchrono/chrono src/chrono/physics/ChContactSMC.cpp @ 2b5757964b28, "
