@@ -189,13 +189,14 @@ def _problem_class():
             fired = [i for i, s in enumerate(state_info[: len(gs)]) if s > 0]
             if not fired:
                 return
+            guard = self.loop.logic.acted_on([gs[i] for i in fired])
             ys = np.array(solver.y[: self.n], dtype=float)
             if self.d.model.is_sliding(mode):
                 # the event state is interpolated between steps: back onto the surface
                 # (a constraint with a kink in time, |F_S| = mu |F_n| at F_n = 0, leaves
                 # the interpolant off it by far more than the step points' Newton error)
                 ys = self.loop.logic.project(mode, ys)
-            new, ys, event = self.loop.switch(float(solver.t), ys, mode, gs[fired[0]])
+            new, ys, event = self.loop.switch(float(solver.t), ys, mode, guard)
             if event is None:
                 return
             y, yd = self.consistent(new, ys, float(solver.t))
