@@ -43,7 +43,7 @@ lam = sp.Symbol("lam", real=True)
 xi_1, xi_2, v_1, v_2 = sp.symbols("xi_1 xi_2 v_1 v_2", real=True)
 #: the normal overlap as an argument of a tangential law (``couple`` substitutes the
 #: kinematics' overlap)
-delta_n = sp.Symbol("delta_n", nonnegative=True)
+delta_n = sp.Symbol("delta_n", real=True)  # not nonnegative: |delta_n| stays (steps pass the end)
 #: its rate (``couple`` substitutes the kinematics' overlap rate)
 delta_n_dot = sp.Symbol("delta_n_dot", real=True)
 
