@@ -12,7 +12,8 @@ ends sliding with ``F_e = gamma_t v`` (the limit stated in :func:`~nsfric.symbol
 tangential.mindlin`); a law on the overlap needs a normal law (a clear error otherwise)."""
 from __future__ import annotations
 
-import numpy as np
+import sys
+
 import pytest
 
 import nsfric
@@ -132,3 +133,19 @@ def test_the_oblique_impact_takes_them_with_a_hertz_type_normal_law_only():
     assert case.check_law("mindlin-force/kuwabara-kono") == "mindlin-force/kuwabara-kono"
     names = case.model("mindlin/hertz").param_names
     assert "k_ta" in names and "R_eff" not in names  # the radius is the geometry's
+
+
+def test_with_damping_mindlin_does_not_depend_on_the_initial_overlap(monkeypatch):
+    """The displacement history reset under a stiffness ``k_ta a`` with ``a -> 0`` at the
+    contact start (LAMMPS anomaly 2, docs/lammps-anomalies.md): the exact law with a Hertz
+    normal force is well posed there -- the start overlap 1e-10 m or 1e-14 m gives the same
+    psi_f (gamma_t = 0.5 kg/s: the test force ``gamma_t v`` far beyond the cap at the start)."""
+    psi = []
+    for xi0 in (1e-10, 1e-14):
+        monkeypatch.setattr(sys.modules[__name__], "XI0", xi0)
+        sol, values = _wall("mindlin", 1.0, gamma_t=0.5)
+        start = dict(zip(sol.state_names, sol.segments[0].y0))
+        assert values["R"] - start["y"] == pytest.approx(xi0, rel=1e-3)  # the start overlap taken
+        psi.append(sol.summary["psi_f"])
+    assert psi[0] == pytest.approx(psi[1], abs=1e-9)
+    assert abs(psi[0] - _wall("mindlin", 1.0)[0].summary["psi_f"]) > 1e-2  # the damping matters
