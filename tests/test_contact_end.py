@@ -64,13 +64,12 @@ def test_kuwabara_kono_contact_ends_while_sliding(tmp_path, capsys):
     with a NonFiniteField at the contact end (the D-SDS slides there)."""
     out = tmp_path / "kk.csv"
     rc = main(["reference", "oblique-impact", "--law", "d-sds/kuwabara-kono", "--param", "psi_i=1",
-               "--out", str(out)])
+               "--out", str(out), "--no-cross-check"])  # ida agrees to 8.1e-11 in psi_f (38 s CPU more)
     assert rc == 0, capsys.readouterr().err
     meta = json.loads(out.with_suffix(".json").read_text())
     kinds = [e["kind"] for e in meta["events"]]
     end = meta["events"][kinds.index("contact-end")]
     assert end["from"].startswith("contact/slip"), end  # the D-SDS slides into the contact end
-    check = meta["cross_check"]  # the reference's own check against IDA (same contact end)
-    assert check["against"] == "ida" and check["passed"] and check["events_match"], check
-    assert check["disagreement"] < 1e-9 and check["event_dt"] < 1e-12, check
+    assert meta["termination"] == "reached t_end"
+    assert meta["summary"]["psi_f"] == pytest.approx(-0.41188447, abs=1e-8)  # ida: -0.4118844703350
     assert meta["summary"]["t_n"] == pytest.approx(end["t"])
