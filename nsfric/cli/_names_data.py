@@ -47,7 +47,9 @@ NAMES = {'version': '0.1.0',
                                        'saw-tooth',
                                        'd-sds',
                                        'c-sds',
-                                       'cundall-strack/kuwabara-kono'],
+                                       'cundall-strack/kuwabara-kono',
+                                       'mindlin/hertz',
+                                       'mindlin-force/hertz'],
                               'scheme_laws': [],
                               'reference': 'Schäfer, Dippel & Wolf (1996) §3, eqs 13-24, Figs 3-6'},
            'column-detachment': {'laws': ['linear-dashpot'],
@@ -81,6 +83,11 @@ NAMES = {'version': '0.1.0',
           'brilliantov-sawtooth': 'Schäfer, Dippel & Wolf (1996) eq 22',
           'cundall-strack-cutoff': 'Schäfer, Dippel & Wolf (1996) eqs 16-17',
           'cundall-strack-viscous': 'Krengel & Matuttis eq 19 and the instantaneous damping after eq 20',
+          'mindlin': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
+                     'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025)',
+          'mindlin-force': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
+                           'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) (mindlin_force '
+                           '= 1)',
           'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
                               'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
                               'ViscoelasticPM.cpp (yade/trunk)',

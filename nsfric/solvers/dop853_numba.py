@@ -189,12 +189,17 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
                           counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK)
         if budget is not None:
             budget.check(state[0])
-        if status == core.TOO_SMALL:
-            raise RuntimeError(TOO_SMALL_STEP)
-        if status == core.NONFINITE:
-            if watch is not None:
-                watch.fail(state[0], y, [np.nan])
-            raise RuntimeError(f"the right-hand side is not finite beyond t = {state[0]:.17g}")
+        if status in (core.TOO_SMALL, core.NONFINITE):
+            k = int(counts[0])
+            try:
+                if status == core.TOO_SMALL:
+                    raise RuntimeError(TOO_SMALL_STEP)
+                if watch is not None:
+                    watch.fail(state[0], y, [np.nan])
+                raise RuntimeError(f"the right-hand side is not finite beyond t = {state[0]:.17g}")
+            except Exception as e:  # the steps taken so far go with it (a stall at a contact end)
+                e.steps = (T[:k], YO[:k], FF[:k], k, int(counts[1]))
+                raise
         if status == core.INSPECT:
             k = int(counts[0]) - 1
             if inspect_step(k, step_dense(T, YO, FF, k), k == 0):

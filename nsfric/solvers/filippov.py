@@ -23,10 +23,11 @@ import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
 
 from .base import ReferenceSolver, register
+from ..errors import NonFiniteField
 from ..solution import Segment, Solution
 from .dop853_source import on_disk
 from .guard_search import first_crossing
-from .switching import ModeLogic
+from .switching import ModeLogic, stalled_at_contact_end
 from .watch import FieldWatch, GuardWatch
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
@@ -150,11 +151,18 @@ class FilippovSolver(ReferenceSolver):
         hit = None
         t_hit = None
         while solver.status == "running":
-            msg = solver.step()
-            if solver.status == "failed":
-                if fun.bad_since:  # the step shrank away from non-finite trial values
-                    fun.fail(solver.t, solver.y, [np.nan])
-                raise RuntimeError(f"{method} failed in mode {mode!r} at t = {solver.t:.17g}: {msg}")
+            try:
+                msg = solver.step()
+                if solver.status == "failed":
+                    if fun.bad_since:  # the step shrank away from non-finite trial values
+                        fun.fail(solver.t, solver.y, [np.nan])
+                    raise RuntimeError(f"{method} failed in mode {mode!r} at t = {solver.t:.17g}: {msg}")
+            except (NonFiniteField, RuntimeError):
+                i = stalled_at_contact_end(d, p, mode, solver.t, solver.y)
+                if i is None:
+                    raise
+                hit = guards[i]  # the contact end, reached to the event resolution
+                break
             stats["nsteps"] += 1
             fun.accepted()
             self.budget.check(solver.t)  # wall-time budget (max_seconds), also inside a mode
@@ -201,12 +209,23 @@ class FilippovSolver(ReferenceSolver):
                 found.append(hit)
             return hit is not None
 
-        T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect, self.budget,
-                                       watch)
+        stalled = None
+        try:
+            T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect,
+                                           self.budget, watch)
+        except (NonFiniteField, RuntimeError) as e:
+            T, YO, FF, k, nfev = getattr(e, "steps", (None,) * 5)
+            y_last = DenseSteps(np.concatenate([[t0], T[:, 1]]), T[:, 0], T[:, 1] - T[:, 0], YO, FF)(T[-1, 1]) \
+                if T is not None and len(T) else np.asarray(y0, dtype=float)
+            t_last = T[-1, 1] if T is not None and len(T) else t0
+            stalled = None if T is None else stalled_at_contact_end(d, p, mode, t_last, y_last)
+            if stalled is None:
+                raise
+            found = []  # the contact end, reached to the event resolution
         stats["nsteps"] += k
         stats["nfev"] += nfev
         ts = np.concatenate([[t0], T[:, 1]])
-        hit = None
+        hit = None if stalled is None else guards[stalled]
         if found:
             t_hit, i = found[0]
             hit = guards[i]
@@ -218,9 +237,9 @@ class FilippovSolver(ReferenceSolver):
             return Segment(mode, t0, t0, None, y0.copy(), y0.copy()), hit
         sol = DenseSteps(ts, T[:, 0], T[:, 1] - T[:, 0], YO, FF)
         t1 = ts[-1]
-        if gfun is not None:  # the compiled screen sees no NaN guard: checked at the end too
-            gfun.t = t1
-            gfun(sol(t1), p)
+        if gfun is not None and hit is None:  # the compiled screen sees no NaN guard: checked at the end too
+            gfun.t = t1  # (an event's step had all its samples checked by the search; at the event
+            gfun(sol(t1), p)  # itself, e.g. zero overlap, only the guard that fired is needed)
         return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), sol(t1)), hit
 
 

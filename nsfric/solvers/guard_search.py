@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
+from ..errors import NonFiniteField
+
 __all__ = ["first_crossing", "excursion_bound", "SAFETY"]
 
 #: factor on the curvature estimated from the sampled rates (the step is resolved to
@@ -89,6 +91,24 @@ def _root(gi, a, b):
     return brentq(gi, a, b, xtol=4e-16 * scale, rtol=4 * np.finfo(float).eps, maxiter=200)
 
 
+class _Traced:
+    """A guard of the time that keeps the last time it was asked at (``last``)."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __call__(self, s):
+        self.last = s
+        return self.f(s)
+
+
+def _one(gfun, y, p, i) -> float:
+    """Guard ``i`` at the state ``y`` (the searches along one guard use no other:
+    :meth:`~nsfric.solvers.watch.GuardWatch.one` where ``gfun`` is watched)."""
+    one = getattr(gfun, "one", None)
+    return one(y, p, i) if one is not None else float(gfun(y, p)[i])
+
+
 def _earlier(best, root, i):
     return (root, i) if best is None or root < best[0] else best
 
@@ -118,7 +138,7 @@ def first_crossing(gfun, rfun, p, dense, ta, tb, n_check, at_start=False):
     best = None
     for i in range(G.shape[0]):
         g = G[i]
-        gi = lambda s, i=i: float(gfun(dense(s), p)[i])
+        gi = _Traced(lambda s, i=i: _one(gfun, dense(s), p, i))
         if at_start and g[0] >= 0 and g[1] > g[0]:
             if Rt is None:
                 Rt, UB = _bounds(rfun, Y, p, G, tt)
@@ -148,5 +168,30 @@ def first_crossing(gfun, rfun, p, dense, ta, tb, n_check, at_start=False):
                     break
         if bracket is None:
             continue
-        best = _earlier(best, _root(gi, *bracket), i)
+        try:
+            best = _earlier(best, _root(gi, *bracket), i)
+        except NonFiniteField:
+            if not hasattr(gi, "last"):
+                raise
+            best = _ended_before(gfun, p, dense, i, gi.last, tt[0], bracket[0], best)
+    return best
+
+
+def _ended_before(gfun, p, dense, i, s, ta, lo, best):
+    """Guard ``i`` is not finite at ``s`` inside its bracket (a pole it crosses: the
+    stick exit's ``d sqrt(|delta|)/dt`` where a Kuwabara-Kono contact ends): accepted
+    only where another guard has fired by ``s`` with a finite value -- the mode ends
+    there, before the point guard ``i`` would be needed.  That guard's crossing on
+    ``[lo, s]`` (``[ta, s]`` where it is already non-negative at ``lo``, the start of
+    guard ``i``'s bracket) joins ``best``; otherwise the NonFiniteField stands."""
+    G = np.asarray(getattr(gfun, "gfun", gfun)(dense(s), p), dtype=float)
+    ended = [j for j in range(len(G)) if j != i and np.isfinite(G[j]) and G[j] >= 0]
+    if not ended:
+        gfun(dense(s), p)  # raises, naming guard i's state
+        raise NonFiniteField(f"guard {i} is not finite at t = {s:.17g}")
+    for j in ended:
+        gj = lambda t, j=j: _one(gfun, dense(t), p, j)
+        a = lo if gj(lo) < 0 else ta
+        if gj(a) < 0:  # else it fired at the step's start: found by its own search
+            best = _earlier(best, _root(gj, a, s), j)
     return best

@@ -19,8 +19,8 @@ import numpy as np
 from ..errors import ZenoError
 from ..solution import Event, Segment
 
-__all__ = ["ModeLogic", "ZenoError", "choose_side", "indicator_tol", "no_progress", "resolution",
-           "sign_beyond", "tangent_tol"]
+__all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "indicator_tol", "no_progress",
+           "resolution", "sign_beyond", "stalled_at_contact_end", "tangent_tol"]
 
 
 def resolution(t):
@@ -84,6 +84,16 @@ class ModeLogic:
         self.d = derived
         self.m = derived.model
         self.p = p
+
+    def acted_on(self, guards):
+        """Of the guards that fired at one event (a DAE solver's root search reports them
+        together), the one the switch follows: a contact end first -- the free modes
+        carry no tangential force, so a tangential decision at that point has no
+        consequence, and the tangential guards may pass through a pole there (the stick
+        exit holds ``d sqrt(|delta|)/dt`` of a Kuwabara-Kono force) -- else the first."""
+        ends = contact_end_surfaces(self.m)
+        first = [g for g in guards if isinstance(g.target, tuple) and g.target[1] in ends]
+        return (first or list(guards))[0]
 
     def value(self, what, key, y, t=None):
         """A decision quantity of the derived model at ``y``: ``what`` in ``"sigma"``,
@@ -345,6 +355,36 @@ def _group_tolerances(guards, vals, rates, y, t=None):
             rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
     tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
     return tol, rtol
+
+
+def contact_end_surfaces(model) -> set:
+    """The switching functions whose zero ends a contact: those the free regions of a
+    normal law (kind ``contact-end``) are entered through."""
+    return {n for r in model.regions if r.kind == "contact-end" for n in r.signs}
+
+
+def stalled_at_contact_end(d, p, mode, t, y):
+    """The index of the guard of ``mode`` that ends the contact, where an integrator
+    that stalled at ``(t, y)`` (its step shrunk to nothing, or every trial non-finite)
+    stands on that guard's surface within the time resolution of an event
+    (``|g| <= |dg/dt| resolution(t)``), else ``None``.
+
+    The sliding field of a Kuwabara-Kono contact holds ``d sqrt(|delta|)/dt`` (the
+    algebraic spring follows ``mu |F_n|``): a pole on the contact end itself, which no
+    step crosses.  Reaching the surface to the event resolution *is* locating the
+    contact end, before the singular point; anywhere else a stall stays an error."""
+    gs, gf = d.guards(mode)
+    if gf is None:
+        return None
+    ends = contact_end_surfaces(d.model)
+    g = np.asarray(gf(y, p), dtype=float)
+    r = np.asarray(d.guard_rates(mode)(y, p), dtype=float).reshape(-1)
+    r = np.broadcast_to(r, g.shape)
+    for i, guard in enumerate(gs):
+        if isinstance(guard.target, tuple) and guard.target[1] in ends and np.isfinite(g[i]) \
+                and np.isfinite(r[i]) and abs(g[i]) <= abs(r[i]) * resolution(t):
+            return i
+    return None
 
 
 def no_progress(label, t, y, modes) -> ZenoError:

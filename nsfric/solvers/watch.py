@@ -108,7 +108,20 @@ class GuardWatch:
 
     def __call__(self, y, p):
         g = self.gfun(y, p)
-        values = np.asarray(g, dtype=float)
+        self._check(y, np.asarray(g, dtype=float))
+        return g
+
+    def one(self, y, p, i: int) -> float:
+        """Guard ``i`` alone at one state ``y``, refused where it is not finite.
+
+        The root search of one guard uses no other: at the located contact end (zero
+        overlap) another guard may hold ``0 * inf`` (``d sqrt(|delta|)/dt``, Kuwabara-Kono)
+        and is never needed there -- the contact end leaves the mode."""
+        value = float(np.asarray(self.gfun(y, p), dtype=float)[i])
+        self._check(y, np.array([value]))
+        return value
+
+    def _check(self, y, values):
         if not np.all(np.isfinite(values)):
             Y = np.asarray(y, dtype=float)
             if Y.ndim == 2:  # the first sample with a bad value
@@ -118,4 +131,3 @@ class GuardWatch:
                 Y = Y[:, col]
             raise NonFiniteField(nonfinite_message(self.solver, self.law, "guards", self.mode, self.t, Y,
                                                    self.names, values))
-        return g

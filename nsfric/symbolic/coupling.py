@@ -1,8 +1,9 @@
 """Coupling: a kinematics object and its laws -> one :class:`~nsfric.symbolic.model.HybridModel`.
 
 :func:`couple` substitutes each law's argument symbols by the expressions the kinematics
-supplies (overlap and its rate for the normal law; the relative tangential velocity and
-the normal law's repulsive force ``F_N = -F`` for the tangential law, or, without a
+supplies (overlap and its rate for the normal law; the relative tangential velocity, the
+overlap ``delta_n`` where the law depends on it, and the normal law's repulsive force
+``F_N = -F`` for the tangential law, or, without a
 normal law, an expression ``normal_force`` such as ``m g cos(alpha)``), forms the product
 of their modes and lets the kinematics turn the forces into state rates.  The tangential
 law acts only in the normal law's contact modes; in its ``free`` modes there is no
@@ -50,6 +51,15 @@ def _args(kin, normal, tangential):
             raise ValueError(f"tangential law {tangential.name!r} takes a velocity of dimension "
                              f"{tangential.dim}; {type(kin).__name__} supplies {vt!r}")
         sub_t = dict(zip(_tuple(tangential.velocity), _tuple(vt)))
+        on_overlap = [s for s in (tangential.normal_overlap, tangential.normal_overlap_rate) if tangential.uses(s)]
+        if on_overlap:  # a stiffness depending on the normal state
+            if kin.overlap is None or normal is None:
+                raise ValueError(f"tangential law {tangential.name!r} depends on the normal overlap "
+                                 f"{', '.join(map(str, on_overlap))}: couple it with a normal law on a kinematics "
+                                 f"with an overlap ({type(kin).__name__} has "
+                                 f"{'none' if kin.overlap is None else 'no normal law'})")
+            sub_t[tangential.normal_overlap] = kin.overlap
+            sub_t[tangential.normal_overlap_rate] = kin.overlap_rate
     return ({a: b for a, b in sub_n.items() if a != b}, {a: b for a, b in sub_t.items() if a != b})
 
 

@@ -198,7 +198,13 @@ class DerivedModel:
             return self._memo[("reset", sliding)]
         s = self.model.mode(sliding)
         h = self.model.switching[s.surface]
-        sol = sp.solve(sp.Eq(h, 0), s.algebraic, dict=True)
+        # the |u| and sign(u) free of the algebraic state are constants of the solve: held
+        # as symbols, so that solve keeps them (it turned Kuwabara-Kono's sqrt(|delta|) into
+        # sqrt(delta), NaN just beyond the contact end where a DAE solver's event lies)
+        held = {a: sp.Dummy() for a in h.atoms(real_abs, step_sign) if not a.has(s.algebraic)}
+        back = {d: a for a, d in held.items()}
+        sol = sp.solve(sp.Eq(h.xreplace(held), 0), s.algebraic, dict=True)
+        sol = [{k: sp.sympify(v).xreplace(back) for k, v in r.items()} for r in sol]
         if len(sol) == 1:
             value = sol[0][s.algebraic]
         elif len(sol) > 1 and s.kind == "filippov":

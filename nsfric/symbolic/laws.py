@@ -9,8 +9,11 @@ kinds compose (:func:`nsfric.symbolic.coupling.couple`):
   acts on the overlap coordinate (``F < 0`` is repulsive, ``m_eff dv/dt = F``);
 * a :class:`TangentialLaw` is a function of the relative tangential velocity
   (:attr:`TangentialLaw.velocity`: a symbol, or a tuple of symbols in the tangential
-  plane), the normal force :attr:`TangentialLaw.normal_force` (``F_N``) and its own
-  history states; its force ``F`` opposes the relative tangential motion.
+  plane), the normal force :attr:`TangentialLaw.normal_force` (``F_N``), the normal
+  overlap :attr:`TangentialLaw.normal_overlap` (``delta_n``: a stiffness that depends
+  on the normal state, as Hertz-Mindlin's ``k_t a`` with the contact radius ``a =
+  sqrt(R_eff delta_n)``) and its own history states; its force ``F`` opposes the relative
+  tangential motion.
 
 ``couple`` substitutes the argument symbols by the expressions a kinematics object
 (:mod:`nsfric.symbolic.kinematics`) supplies.  Symbols carry the papers' names:
@@ -38,6 +41,11 @@ mu, F_N = sp.symbols("mu F_N", nonnegative=True)
 k_n, gamma_n = sp.symbols("k_n gamma_n", positive=True)
 lam = sp.Symbol("lam", real=True)
 xi_1, xi_2, v_1, v_2 = sp.symbols("xi_1 xi_2 v_1 v_2", real=True)
+#: the normal overlap as an argument of a tangential law (``couple`` substitutes the
+#: kinematics' overlap)
+delta_n = sp.Symbol("delta_n", real=True)  # not nonnegative: |delta_n| stays (steps pass the end)
+#: its rate (``couple`` substitutes the kinematics' overlap rate)
+delta_n_dot = sp.Symbol("delta_n_dot", real=True)
 
 
 def P(symbol, default, lo=-sp.oo, hi=sp.oo, lo_open=False, hi_open=False, doc="", unit=""):
@@ -123,11 +131,27 @@ class TangentialLaw(Law):
     ``velocity`` is the argument symbol of the relative tangential velocity (a tuple of
     symbols for a vector in the tangential plane; then ``F`` of every branch is a tuple
     of the same length), ``normal_force`` that of the normal force ``F_N`` (replaced by
-    the normal law's repulsive force when one is coupled).
+    the normal law's repulsive force when one is coupled), ``normal_overlap`` that of
+    the normal overlap ``delta_n`` and ``normal_overlap_rate`` that of its rate
+    ``delta_n_dot`` (replaced by the kinematics' overlap and its rate; a law using them
+    needs a normal law on a kinematics with an overlap).
     """
 
     velocity: object = v
     normal_force: sp.Symbol = F_N
+    normal_overlap: sp.Symbol = delta_n
+    normal_overlap_rate: sp.Symbol = delta_n_dot
+
+    def uses(self, symbol) -> bool:
+        """Whether any switching function, force, rate or reset of the law holds ``symbol``."""
+        exprs = list(self.switching.values())
+        for b in self.branches.values():
+            exprs += list(b.F) if isinstance(b.F, tuple) else [b.F]
+            exprs += list(b.rates.values()) + list(b.reset.values())
+        for sl in self.slidings.values():
+            exprs += ([] if sl.F is None else (list(sl.F) if isinstance(sl.F, tuple) else [sl.F]))
+            exprs += list(sl.rates.values())
+        return any(sp.sympify(e).has(symbol) for e in exprs)
 
     @property
     def dim(self) -> int:

@@ -16,8 +16,8 @@ from dataclasses import replace
 
 import sympy as sp
 
-from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, gamma, k, mu, register_law, test_force, v,
-                   v_1, v_2, xi, xi_1, xi_2)
+from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, delta_n_dot, gamma, k, mu, register_law,
+                   test_force, v, v_1, v_2, xi, xi_1, xi_2)
 from .normal import real_abs, step_sign
 
 FUHRER = "Führer, Brendel & Wolf (2024)"
@@ -330,6 +330,101 @@ def cundall_strack_cutoff(k=k_t, params=None) -> TangentialLaw:
                          doc=cundall_strack_cutoff.__doc__)
 
 
+LAMMPS_MINDLIN = ("LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, GranSubModTangentialMindlin::calculate_forces "
+                  "(stable_22Jul2025)")
+#: Hertz-Mindlin: the stiffness per unit contact radius, the effective radius and
+#: the elastic tangential force (the history of ``mindlin-force``)
+k_ta = sp.Symbol("k_ta", positive=True)
+R_eff = sp.Symbol("R_eff", positive=True)
+F_e = sp.Symbol("F_e", real=True)
+
+
+def contact_radius(R=R_eff, overlap=delta_n):
+    """Hertz's contact radius ``a = sqrt(R_eff delta_n)`` (of ``|delta_n|``: real where a
+    step of an integrator passes the contact end, as the Hertz normal force)."""
+    return sp.sqrt(R) * sp.sqrt(real_abs(overlap))
+
+
+def _mindlin_params(radius=True):
+    k_param = P(k_ta, 2.87e9, 0, lo_open=True, unit="N/m^2",
+                doc="tangential stiffness per unit contact radius (LAMMPS mindlin kt: 8 G_eff; 2.87e9 for "
+                    "k_n_tilde = 9e7 N/m^1.5 at R_eff = 1.5 mm and Poisson's ratio 0.3)")
+    return ((k_param, P(gamma_t, 0.0, 0, unit="kg/s", doc="tangential damping (LAMMPS damping velocity: xt eta)"))
+            + ((P(R_eff, 1.5e-3, 0, lo_open=True, unit="m", doc="effective radius R_1 R_2/(R_1 + R_2)"),)
+               if radius else ())
+            + (P(mu, 0.25, 0, doc="friction coefficient"),))
+
+
+def _force_history(name, doc, reference, overlap_term: bool, R, params) -> TangentialLaw:
+    """A spring-dashpot-slider on the elastic force ``F_e`` with the stiffness ``k_ta a``:
+    ``F_S = F_e - gamma_t v``; sticking ``dF_e/dt = -k_ta a v`` (``+ F_e (da/dt)/a`` with
+    ``overlap_term``); sliding ``F_e`` tied to ``|F_S| = mu F_N``."""
+    a = contact_radius(R)
+    F_S = F_e - gamma_t * v
+    bound = mu * F_N
+    rate = -k_ta * a * v
+    if overlap_term:  # (da/dt)/a = (d delta_n/dt)/(2 delta_n)
+        rate += F_e * delta_n_dot / (2 * real_abs(delta_n))
+    branches = {"stick": ({"h_plus": -1, "h_minus": 1}, F_S, {F_e: rate}, "stick")}
+    slidings = {
+        "slip+": LawSliding("h_plus", "constrained", F_e, None, "stick", F=bound, entry_kind="slip"),
+        "slip-": LawSliding("h_minus", "constrained", F_e, "stick", None, F=-bound, entry_kind="slip"),
+    }
+    if params is None:
+        params = _mindlin_params(radius=R == R_eff)
+    return TangentialLaw(name, reference, (F_e,), params, _clipped(F_S, bound), branches, slidings, doc=doc)
+
+
+def mindlin(R=R_eff, params=None) -> TangentialLaw:
+    """Hertz-Mindlin spring on the displacement history, with reset: the limit dt -> 0 of
+    LAMMPS ``pair granular ... tangential mindlin`` (with a constant tangential damping,
+    ``damping velocity`` or ``mass_velocity``).
+
+    LAMMPS's step (``GranSubModTangentialMindlin::calculate_forces``): the history
+    ``xi`` grows by ``v dt``; the force is ``-k_ta a xi - gamma_t v`` with the contact
+    radius ``a = sqrt(R_eff delta_n)`` (:func:`contact_radius`) at the step's overlap;
+    where it exceeds ``mu F_N`` it is capped and the history reset to ``xi = -(F +
+    gamma_t v)/(k_ta a)``.  As ``dt -> 0``, written on the elastic force ``F_e = -k_ta a
+    xi`` (finite where the contact ends, ``a -> 0``, while ``xi`` is not): sticking
+    ``dF_e/dt = -k_ta a v + F_e (da/dt)/a`` -- the elastic force follows the overlap at a
+    fixed displacement, unlike :func:`mindlin_force` --, sliding ``F_e`` tied to ``|F_e -
+    gamma_t v| = mu F_N``.
+
+    The contact end (``a -> 0``, Hertz: ``mu F_N -> 0``).  With ``gamma_t > 0`` the
+    sticking term ``F_e (da/dt)/a`` diverges there: the bound forces ``F_e -> gamma_t v``
+    (not zero) while ``(da/dt)/a = (d delta_n/dt)/(2 delta_n) -> -inf``.  Its sign drives
+    ``|F_S|`` beyond the bound, so sticking cannot be entered near the end: the law's
+    exact limit slides into the contact end with ``F = -+mu F_N -> 0`` and ``F_e ->
+    gamma_t v``; the diverging term enters only the stick-exit test, never the field, and
+    the tangential impulse stays finite.  LAMMPS's step does the same: at the last steps
+    the rescaled history gives ``F_e (a_new/a_old)``, off the bound by ``O(gamma_t v)``
+    while ``mu F_N`` is small, so the force stays capped.  With ``gamma_t = 0`` the spring
+    force ``k_ta a xi`` falls as ``a ~ delta_n^(1/2)``, the bound as ``delta_n^(3/2)``:
+    the contact ends sliding too, unless the displacement ``xi`` vanishes there.
+
+    ``R``: the effective radius (the parameter ``R_eff`` by default; a case binds it to
+    its geometry, e.g. ``R_1 R_2/(R_1 + R_2)``, and ``R_eff`` is then not a parameter).
+    """
+    return _force_history("mindlin", mindlin.__doc__, LAMMPS_MINDLIN, True, R, params)
+
+
+def mindlin_force(R=R_eff, params=None) -> TangentialLaw:
+    """Hertz-Mindlin spring on the force history: the limit dt -> 0 of LAMMPS ``pair
+    granular ... tangential mindlin/force``.
+
+    LAMMPS's step integrates the elastic force itself, ``F_e += -k_ta a v dt``; the force is
+    ``F_e - gamma_t v`` (``a = sqrt(R_eff delta_n)``), capped at ``mu F_N`` with the
+    history reset to ``F_e = F + gamma_t v``.  As ``dt -> 0``: sticking ``dF_e/dt = -k_ta a
+    v`` (the force does not follow the overlap at rest, unlike :func:`mindlin`), sliding
+    ``F_e`` tied to ``|F_e - gamma_t v| = mu F_N``.  At the contact end nothing diverges
+    (the stiffness ``k_ta a -> 0``); with ``gamma_t > 0`` the test force ``-gamma_t v``
+    exceeds the vanishing bound, so the contact ends sliding, ``F_e -> gamma_t v``.
+    ``R`` as for :func:`mindlin`.
+    """
+    return _force_history("mindlin-force", mindlin_force.__doc__, LAMMPS_MINDLIN + " (mindlin_force = 1)", False,
+                          R, params)
+
+
 F_n_signed = sp.Symbol("F_n_signed", real=True)
 
 
@@ -355,5 +450,5 @@ def with_normal_magnitude(law: TangentialLaw) -> TangentialLaw:
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (c_sds, d_sds, cundall_strack, coulomb_static, c_sds_2d, viscous, coulomb_viscous, walton_braun_mindlin,
-              brilliantov_sawtooth, cundall_strack_cutoff, cundall_strack_viscous):
+              brilliantov_sawtooth, cundall_strack_cutoff, cundall_strack_viscous, mindlin, mindlin_force):
     register_law(_law)

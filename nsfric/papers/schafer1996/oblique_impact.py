@@ -61,6 +61,10 @@ REFERENCE = "Schäfer, Dippel & Wolf (1996) §3, eqs 13-24, Figs 3-6"
 TANGENTIAL = ("coulomb", "viscous", "coulomb-viscous", "cundall-strack", "walton-braun-mindlin", "saw-tooth",
               "d-sds", "c-sds")
 NORMAL = ("linear-dashpot", "hertz", "hertz-damped", "kuwabara-kono")
+#: Hertz-Mindlin laws (stiffness ``k_ta a``, contact radius ``a = sqrt(R_eff xi)``,
+#: :func:`~nsfric.symbolic.tangential.mindlin`): beyond the paper, with a Hertz-type
+#: normal law only
+HERTZ_MINDLIN = ("mindlin", "mindlin-force")
 psi_i, v_n = sp.symbols("psi_i v_n", positive=True)
 ks_ratio, k_s = sp.symbols("ks_ratio k_s", positive=True)
 ks0_ratio = sp.Symbol("ks0_ratio", positive=True)
@@ -90,7 +94,11 @@ GAMMA_T = L.P(T.gamma_t, 2 / 7 * 2.06, 0, lo_open=True, doc="tangential damping 
 
 def split_law(law: str) -> tuple:
     """``(tangential, normal)`` of a case law ``T`` or ``T/N``; ValueError otherwise."""
-    return split_composed_law(law, "oblique-impact", TANGENTIAL, NORMAL)
+    t, n = split_composed_law(law, "oblique-impact", TANGENTIAL + HERTZ_MINDLIN, NORMAL)
+    if t in HERTZ_MINDLIN and n == "linear-dashpot":
+        raise ValueError(f"law {law!r}: {t} takes its stiffness from the Hertz contact radius a = sqrt(R_eff xi); "
+                         f"give {t}/NORMAL with NORMAL in {list(NORMAL[1:])}")
+    return t, n
 
 
 def tangential_law(name: str, normal: str):
@@ -100,6 +108,10 @@ def tangential_law(name: str, normal: str):
     else:
         k, k_param = k_s, L.P(k_s, 9.43e4, 0, lo_open=True, doc="tangential stiffness (eq 24)", unit="N/m")
     bound = L.mu * L.F_N
+    R_1, R_2 = sp.symbols("R_1 R_2", positive=True)  # PlanarDiscs' radii
+    mindlin_params = (L.P(T.k_ta, 2.87e9, 0, lo_open=True, unit="N/m^2", doc="tangential stiffness per unit contact "
+                          "radius (LAMMPS mindlin kt = 8 G_eff; 8 G_eff at k_n_tilde = 9e7 N/m^1.5, Poisson's ratio 0.3)"),
+                      L.P(T.gamma_t, 0.0, 0, unit="kg/s", doc="tangential damping of the Hertz-Mindlin laws"), MU)
     build = {
         "coulomb": lambda: T.coulomb_static(params=(MU,)),
         "viscous": T.viscous,
@@ -111,6 +123,8 @@ def tangential_law(name: str, normal: str):
                                                                 doc="saw-tooth period", unit="m"), MU)),
         "d-sds": lambda: T.spring_dashpot_slider("d-sds", k, T.gamma_t, bound, (k_param, GAMMA_T, MU)),
         "c-sds": lambda: T.c_sds(k, T.gamma_t, bound, (k_param, GAMMA_T, MU)),
+        "mindlin": lambda: T.mindlin(R_1 * R_2 / (R_1 + R_2), mindlin_params),
+        "mindlin-force": lambda: T.mindlin_force(R_1 * R_2 / (R_1 + R_2), mindlin_params),
     }
     return T.with_normal_magnitude(build[name]())
 
@@ -131,7 +145,7 @@ def build_model(law: str, arm: bool = False):
 class ObliqueImpact(ComposedLaws, Case):
     name = "oblique-impact"
     reference = REFERENCE
-    laws = TANGENTIAL + ("cundall-strack/kuwabara-kono",)
+    laws = TANGENTIAL + ("cundall-strack/kuwabara-kono", "mindlin/hertz", "mindlin-force/hertz")
     default_law = "coulomb"
     t_end = 2e-5
     units = {q: "m" for q in ("x_1", "y_1", "x_2", "y_2", "xi", "zeta")}
@@ -154,8 +168,12 @@ class ObliqueImpact(ComposedLaws, Case):
                        ("walton-braun-mindlin", "ida"): {"atol": 1e-16},
                        **{(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds") for s in ("filippov", "ida")}}
 
-    tangential_laws, normal_laws = TANGENTIAL, NORMAL
+    tangential_laws, normal_laws = TANGENTIAL + HERTZ_MINDLIN, NORMAL
     build_model = staticmethod(build_model)
+
+    def split_law(self, law: str) -> tuple:
+        """:func:`split_law` (the Hertz-Mindlin laws need a Hertz-type normal law)."""
+        return split_law(law)
 
     def _problem(self, model, law, params, t_end):
         """:meth:`Case._problem` on the model with the lever arm a parameter where
