@@ -12,7 +12,8 @@ discrete solution:
   chosen time ``T``;
 * ``n_rhs`` (right-hand-side evaluations) and ``seconds`` (CPU time of one run, the
   best of >= 3 repeats, repeated until >= 20 ms in all: :mod:`nsfric.study.timing`;
-  ``timing_runs`` the calls measured): the work of the work-precision diagrams.
+  ``timing_runs`` the calls measured, ``timing_cpu`` their total): the work of the
+  work-precision diagrams.
 
 **Grid phases.**  Where a switching event falls within a step sets the error of a
 nonsmooth problem: with the ladder's steps halving, the event's position in the step

@@ -133,8 +133,8 @@ def run_one(source: Problem | ProblemFactory, law, scheme, dt, variables=None, t
 
     ``seconds`` is the CPU time of the run measured by
     :func:`~nsfric.study.timing.best_cpu_seconds` (the run repeated, ``timing_runs``
-    calls in all), not the wall time of one call; ``repeat=False``: the CPU time of
-    the one call (``timing_runs = 1``)."""
+    calls in all, ``timing_cpu`` their total CPU time), not the wall time of one call;
+    ``repeat=False``: the CPU time of the one call (``timing_runs = 1``)."""
     prob = problem_of(source, law, params, t_end)
     key = (Identity(_resolve(source)), law, str(scheme))
     if key not in _WARM:  # compile lazily generated code outside the timed run
@@ -147,12 +147,12 @@ def run_one(source: Problem | ProblemFactory, law, scheme, dt, variables=None, t
                         compiled=True)  # the same numbers, compiled where it can
 
     res, first = _cpu_timed(again)
-    seconds, calls = best_cpu_seconds(again, done=[first]) if repeat else (first, 1)
+    seconds, calls, total = best_cpu_seconds(again, done=[first]) if repeat else (first, 1, first)
     ref = reference_for(source, law, params, t_end, reference)
     row = {"law": res.law, "scheme": res.scheme, "dt": float(dt)}
     errs = discrete_errors(res, ref, variables, times)
     row["error"] = errs.pop("error")
-    row.update({"n_rhs": res.n_rhs, "seconds": seconds, "timing_runs": calls, "n_steps": res.n_steps,
+    row.update({"n_rhs": res.n_rhs, "seconds": seconds, "timing_runs": calls, "timing_cpu": total, "n_steps": res.n_steps,
                 "n_events": len(res.events)})
     row.update(errs)
     row["reference"] = ref.solver
@@ -206,7 +206,7 @@ def run_phases(source: Problem | ProblemFactory, law, scheme, dt, variables=None
             e = discrete_errors(res, ref, variables, times)
             for k in errs:
                 errs[k].append(e[k])
-        row["seconds"], row["timing_runs"] = best_cpu_seconds(
+        row["seconds"], row["timing_runs"], row["timing_cpu"] = best_cpu_seconds(
             lambda: simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds,
                              compiled=True), done=done)
     for k, vals in errs.items():

@@ -50,9 +50,9 @@ def best_cpu_seconds(run, min_seconds: float = MIN_SECONDS, repeats: int = REPEA
 
     Returns
     -------
-    (float, int)
-        The smallest CPU time of one call [s] and the number of calls measured
-        (``done`` included).
+    (float, int, float)
+        The smallest CPU time of one call [s], the number of calls measured and their
+        total CPU time [s] (``done`` included).
     """
     if not (isinstance(repeats, int) and repeats >= 1):
         raise ValueError(f"repeats must be an integer >= 1, got {repeats!r}")
@@ -63,4 +63,4 @@ def best_cpu_seconds(run, min_seconds: float = MIN_SECONDS, repeats: int = REPEA
         tic = time.process_time()
         run()
         times.append(time.process_time() - tic)
-    return min(times), len(times)
+    return min(times), len(times), sum(times)
