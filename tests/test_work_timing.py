@@ -13,10 +13,7 @@ import numpy as np
 import pytest
 
 import nsfric
-try:
-    from nsfric.study.timing import best_cpu_seconds
-except ImportError:  # the old code (to see the tests fail)
-    best_cpu_seconds = None
+from nsfric.study.timing import best_cpu_seconds
 
 PLATES = nsfric.get_case("sliding-plates")
 SCHEMES = ("euler", "heun", "rk4")
