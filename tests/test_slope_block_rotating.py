@@ -135,12 +135,14 @@ def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
     res = run_all(CASE, str(tmp_path), dts=(2e-5,), sizes=(0.01,), t_series=0.002,
                   windows=((0.002, 0.003), (0.004, 0.005)), n_phases=1,
                   mechanism=dict(window=(0.002, 0.003), n_phases=1, integrators=("heun", "bdf2")),
-                  corners_mechanism=dict(dts=(2e-5,), n_phases=4, variants=("plain", "early-stick rule off")))
+                  corners_mechanism=dict(dts=(2e-5,), n_phases=4, variants=("plain", "early-stick rule off")),
+                  growth=dict(dts=(1e-5, 2e-5), rules=("brake",), n_phases=2))
     names = {p.split("/")[-1] for p in res["written"]}
     for stem in ("fig2-slope-15deg-rotating", "fig3-slope-30deg-rotating", "fig4-drift-dt-rotating",
                  "fig5-drift-size-rotating"):
         assert {stem + ".png", stem + ".csv"} <= names
-    assert {"table1.csv", "drift-mechanism.csv", "drift-mechanism-corners.csv"} <= names
+    assert {"table1.csv", "drift-mechanism.csv", "drift-mechanism-corners.csv",
+            "fig4-drift-dt-rotating-rules.csv"} <= names
     assert {"fig5-drift-size-rotating-corners.csv", "fig5-drift-size-rotating-corners.png"} <= names
     text = (tmp_path / "table1.csv").read_text()
     assert "critical angle" in text and "30.96375653" in text

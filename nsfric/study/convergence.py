@@ -10,8 +10,10 @@ discrete solution:
   is given) and over the chosen variables (default: all states);
 * ``error_<var>``: the same per variable; ``error_t=<T>``: at the row nearest to each
   chosen time ``T``;
-* ``n_rhs`` (right-hand-side evaluations) and ``seconds`` (wall time of the
-  integration): the work of the work-precision diagrams.
+* ``n_rhs`` (right-hand-side evaluations) and ``seconds`` (CPU time of one run, the
+  best of >= 3 repeats, repeated until >= 20 ms in all: :mod:`nsfric.study.timing`;
+  ``timing_runs`` the calls measured, ``timing_cpu`` their total): the work of the
+  work-precision diagrams.
 
 **Grid phases.**  Where a switching event falls within a step sets the error of a
 nonsmooth problem: with the ladder's steps halving, the event's position in the step
@@ -56,6 +58,7 @@ from ..solvers.base import Problem
 from .execute import forks_workers, run_tasks
 from .fit import OrderFit, fit_order  # noqa: F401  (re-exported)
 from .ladder import LADDER_MAX_STEPS, LADDER_SECONDS, extend_ladder, ladder_order
+from .timing import timing_note
 from .runs import (_LOCAL, _resolve, _task, discrete_errors, local_token, problem_of,  # noqa: F401
                    reference_for, run_one, run_phases)
 
@@ -368,7 +371,7 @@ def converge(case: Problem | ProblemFactory, law=None, schemes=("euler",), dts=N
     rows.sort(key=lambda r: (laws.index(r["law"]), schemes.index(r["scheme"]), -r["dt"]))
     meta = {"laws": laws, "schemes": schemes, "dts": dts, "t_end": T, "params": dict(params or {}),
             "reference": reference if isinstance(reference, str) else f"given ({reference.solver})",
-            "fit_range": fit_range, "tol": tol, "floor": floors, "phases": n_phases,
+            "fit_range": fit_range, "tol": tol, "floor": floors, "phases": n_phases, "timing": timing_note(),
             "ladder": {"extended": extend, "max_steps": max_steps or LADDER_MAX_STEPS if extend else max_steps,
                        "seconds": ladder_seconds if extend else None,
                        "stops": {f"{lw}/{s}": why for (lw, s), why in stops.items()}}}

@@ -12,7 +12,8 @@ settles or a limit stops it:
   :data:`LADDER_WILD` (errors that jump like that show no sign of settling);
 * the next step would need more than ``max_steps`` steps (default
   :data:`LADDER_MAX_STEPS`), or the extension more than its wall-time budget
-  (default :data:`LADDER_SECONDS`; a step is estimated at twice the previous one).
+  (default :data:`LADDER_SECONDS`; a step is estimated at twice the previous one, each
+  of its grid phases and timing repeats one run).
 
 :func:`ladder_order` then gives the settled order, else the fit with the study's
 tolerance, else "no order" with the scatter of the local slopes over the whole ladder
@@ -25,6 +26,7 @@ import time
 
 import numpy as np
 
+from .timing import REPEATS
 from .fit import ROUNDOFF_BAND, OrderFit, fit_order, settled_fit, slope_scatter
 
 #: default most steps of a step the ladder adds by itself (50 2^12: six halvings of the default ladder)
@@ -98,7 +100,7 @@ def extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task, 
                     stops[(lw, s)] = (f"the ladder was extended to dt = {dts.min():.3g}; budget reached: the "
                                       f"next step needs {n} steps, more than max_steps = {max_steps}")
                     continue
-            per_run = max(r["seconds"] for r in sel) * max(r["n_phases"] for r in sel)
+            per_run = max(r["seconds"] for r in sel) * (max(r["n_phases"] for r in sel) + REPEATS)
             cost += 2.0 * per_run
             if time.perf_counter() - start + cost > budget:
                 stops[(lw, s)] = (f"the ladder was extended to dt = {dts.min():.3g}; budget reached: the next step "

@@ -1,10 +1,12 @@
 """Figures of a convergence study: error against dt with reference slopes, and
-work-precision (error against right-hand-side evaluations and against wall time)."""
+work-precision (error against right-hand-side evaluations and against the CPU time of a
+run, measured as :mod:`nsfric.study.timing` says)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..plotting import figure
+from .timing import timing_label
 
 
 def plot_convergence(result, title=None, work=True):
@@ -51,8 +53,9 @@ def plot_convergence(result, title=None, work=True):
     ax.legend(fontsize=6.5, loc="lower right", ncol=1 if len(keys) < 10 else 2)
     ax.grid(True, which="major", alpha=0.3)
     if work:
+        timing = result.meta.get("timing")
         for ax, col, xl in ((axes[0, 1], "n_rhs", "right-hand-side evaluations"),
-                            (axes[0, 2], "seconds", "wall time [s]")):
+                            (axes[0, 2], "seconds", "CPU time per run [s]" if timing else "time per run [s]")):
             for j, (law, scheme) in enumerate(keys):
                 _, x = result.series(law, scheme, col)
                 _, err = result.series(law, scheme)
@@ -63,7 +66,10 @@ def plot_convergence(result, title=None, work=True):
                           label=lab)
             ax.set_xlabel(xl)
             ax.set_ylabel(f"max error [{unit}]")
-            ax.set_title(f"work-precision: error vs {xl}", fontsize=9)
+            if col == "seconds" and timing:  # how the time was measured
+                ax.set_title(f"work-precision: error vs {timing_label(timing)}", fontsize=8)
+            else:
+                ax.set_title(f"work-precision: error vs {xl}", fontsize=9)
             ax.grid(True, which="major", alpha=0.3)
     from matplotlib.ticker import NullFormatter
 

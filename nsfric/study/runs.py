@@ -12,6 +12,7 @@ solution); the reference is evaluated there by its dense output.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -21,6 +22,7 @@ from ..schemes import simulate
 from ..solution import Solution
 from ..problems import ProblemFactory
 from ..solvers.base import Problem, get_solver
+from .timing import best_cpu_seconds
 
 #: objects of running studies (cases, problems, references) by token; forked workers
 #: inherit them (and their cached models, derivations and references) instead of
@@ -124,27 +126,44 @@ def discrete_errors(res, ref, variables=None, times=()) -> dict:
 
 
 def run_one(source: Problem | ProblemFactory, law, scheme, dt, variables=None, times=(), t_end=None, params=None,
-            reference="auto", max_steps=None, max_seconds=None) -> dict:
+            reference="auto", max_steps=None, max_seconds=None, repeat=True) -> dict:
     """One row of a convergence table: ``source`` a case or a Problem, ``reference`` a
     Solution or a solver name (see :func:`reference_for`); ``max_steps`` and
-    ``max_seconds`` are the budgets of the discrete run (:func:`~nsfric.schemes.simulate`)."""
+    ``max_seconds`` are the budgets of the discrete run (:func:`~nsfric.schemes.simulate`).
+
+    ``seconds`` is the CPU time of the run measured by
+    :func:`~nsfric.study.timing.best_cpu_seconds` (the run repeated, ``timing_runs``
+    calls in all, ``timing_cpu`` their total CPU time), not the wall time of one call;
+    ``repeat=False``: the CPU time of the one call (``timing_runs = 1``)."""
     prob = problem_of(source, law, params, t_end)
     key = (Identity(_resolve(source)), law, str(scheme))
     if key not in _WARM:  # compile lazily generated code outside the timed run
         T = float(prob.t_span[1])
         simulate(prob, scheme=scheme, dt=min(dt, T / 4), t_end=min(T, 4 * dt), compiled=True)
         _WARM.put(key, True)
-    res = simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds,
-                   compiled=True)  # the same numbers, compiled where it can
+
+    def again():
+        return simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds,
+                        compiled=True)  # the same numbers, compiled where it can
+
+    res, first = _cpu_timed(again)
+    seconds, calls, total = best_cpu_seconds(again, done=[first]) if repeat else (first, 1, first)
     ref = reference_for(source, law, params, t_end, reference)
     row = {"law": res.law, "scheme": res.scheme, "dt": float(dt)}
     errs = discrete_errors(res, ref, variables, times)
     row["error"] = errs.pop("error")
-    row.update({"n_rhs": res.n_rhs, "seconds": res.seconds, "n_steps": res.n_steps,
+    row.update({"n_rhs": res.n_rhs, "seconds": seconds, "timing_runs": calls, "timing_cpu": total, "n_steps": res.n_steps,
                 "n_events": len(res.events)})
     row.update(errs)
     row["reference"] = ref.solver
     return row
+
+
+def _cpu_timed(call):
+    """``call()`` and its CPU time."""
+    tic = time.process_time()
+    out = call()
+    return out, time.process_time() - tic
 
 
 def phase_problem(prob: Problem, ref: Solution, tau: float) -> Problem:
@@ -166,19 +185,30 @@ def run_phases(source: Problem | ProblemFactory, law, scheme, dt, variables=None
     ``error_*`` column) is the mean over the phases -- the expected error of an event at
     a random position in the step -- and ``error_max`` the largest ``error``.  The work
     columns (``n_rhs``, ``seconds``, ``n_steps``, ``n_events``) are those of the run from
-    ``t = 0`` (phase 0), one run over the window.  ``phases = 1`` is :func:`run_one`.
+    ``t = 0`` (phase 0), one run over the window.  The phase runs are repeats of it on a
+    shifted grid: their CPU times, scaled to its step count, count among the repeats of
+    its measured time (:func:`~nsfric.study.timing.best_cpu_seconds`).  ``phases = 1``
+    is :func:`run_one`.
     """
-    row = run_one(source, law, scheme, dt, variables, times, t_end, params, reference, max_steps, max_seconds)
+    row = run_one(source, law, scheme, dt, variables, times, t_end, params, reference, max_steps, max_seconds,
+                  repeat=phases == 1)
     errs = {k: [v] for k, v in row.items() if k.startswith("error")}
     if phases > 1:
         prob = problem_of(source, law, params, t_end)
         ref = reference_for(source, law, params, t_end, reference)
+        n0 = row["n_steps"]
+        done = [row["seconds"]]
         for j in range(1, phases):
-            res = simulate(phase_problem(prob, ref, j * float(dt) / phases), scheme=scheme, dt=dt,
-                           max_steps=max_steps, max_seconds=max_seconds, compiled=True)
+            res, cpu = _cpu_timed(lambda: simulate(phase_problem(prob, ref, j * float(dt) / phases), scheme=scheme,
+                                                   dt=dt, max_steps=max_steps, max_seconds=max_seconds,
+                                                   compiled=True))
+            done.append(cpu * n0 / max(res.n_steps, 1))
             e = discrete_errors(res, ref, variables, times)
             for k in errs:
                 errs[k].append(e[k])
+        row["seconds"], row["timing_runs"], row["timing_cpu"] = best_cpu_seconds(
+            lambda: simulate(prob, scheme=scheme, dt=dt, max_steps=max_steps, max_seconds=max_seconds,
+                             compiled=True), done=done)
     for k, vals in errs.items():
         row[k] = float(np.mean(vals))
     row["error_max"] = float(np.max(errs["error"]))

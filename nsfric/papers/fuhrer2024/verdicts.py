@@ -106,10 +106,11 @@ captions_for("sliding-plates", {
                       "order 2, event-aware ones recover 4 and 5.",
     "convergence-c-sds.png": "C-SDS, plain schemes: (left) max error over xi, v against dt with the "
                              "fitted orders (legend), (middle, right) work-precision: error against "
-                             "right-hand-side evaluations and wall time.",
+                             "right-hand-side evaluations and the CPU time of a run (best of >= 3 "
+                             "repeats, >= 20 ms in all).",
     "convergence-c-sds-event.png": "C-SDS, event-aware schemes (a step lands on t*): error against dt "
                                    "with the fitted orders -- the nominal orders are recovered -- and "
-                                   "work-precision against evaluations and wall time.",
+                                   "work-precision against evaluations and CPU time per run.",
     "convergence-d-sds.png": "D-SDS, every scheme: v error against dt and work-precision; first order "
                              "without event location (Fig 3), the midpoint rule does not converge (Fig 4).",
 })

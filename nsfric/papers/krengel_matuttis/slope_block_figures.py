@@ -187,7 +187,7 @@ def _rows_columns(rows, keys) -> dict:
 
 def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
             windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES, mechanism=None,
-            corners_mechanism=None, readings=None) -> dict:
+            corners_mechanism=None, readings=None, growth=None) -> dict:
     """Write Table 1, the references, Figs 2-5 with their CSVs and ``summary.json`` (see
     module); for the rotating block the files end in ``-rotating``, Figs 2-3 show the
     damping variants one at a time, and ``drift-mechanism.csv`` holds the drift with
@@ -196,7 +196,10 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     (:mod:`nsfric.papers.krengel_matuttis.slope_block_corners_mechanism`; ``corners_mechanism``: its options,
     or False to skip); the translating block also ``fig4-drift-dt-readings.csv``, Fig 4's
     drift under each stick-entry rule and BDF history
-    (:mod:`nsfric.papers.krengel_matuttis.slope_block_readings`; ``readings``: its options, or False to skip).
+    (:mod:`nsfric.papers.krengel_matuttis.slope_block_readings`; ``readings``: its options, or False to skip);
+    the rotating block also ``fig4-drift-dt-rotating-rules.csv``, delta-Heun's drift against dt
+    under each stick-entry rule (:func:`~nsfric.papers.krengel_matuttis.slope_block_readings.growth_rows`;
+    ``growth``: its options, or False to skip).
 
     ``dts``, ``sizes``, ``t_series`` (end of Figs 2-3), the drift ``windows`` of Figs 4
     and 5 and the number of grid phases can be reduced for quick runs (the tests)."""
@@ -281,6 +284,15 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                                dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, n_phases=n_phases))
         written.append(path)
         summary["fig4_readings"] = {"window": w4, "rows": rows_r}
+    if rot and growth is not False:  # "the drift increases with the timestep" under each stick-entry rule
+        from nsfric.papers.krengel_matuttis.slope_block_readings import GROWTH_COLUMNS, growth_rows
+
+        rows_g = growth_rows(case, window=w4, progress=progress, **(growth or {}))
+        path = stem + "-rules.csv"
+        write_csv_with_sidecar(path, _rows_columns(rows_g, GROWTH_COLUMNS),
+                               dict(meta0, figure=4, scheme="delta-heun", alpha=15.0, l=0.01, window=w4))
+        written.append(path)
+        summary["fig4_growth"] = {"window": w4, "rows": rows_g}
     mech_c = []
     if rot and corners_mechanism is not False:  # why BDF drifts less than Heun per corner
         from nsfric.papers.krengel_matuttis.slope_block_corners_mechanism import write_rows

@@ -11,6 +11,11 @@ both histories (:data:`HISTORIES`; the restarted one is
 :class:`~nsfric.papers.krengel_matuttis.slope_block_mechanism.RestartOnStick`), each the
 mean ``|drift|`` over ``n_phases`` grid phases
 (:func:`~nsfric.papers.krengel_matuttis.slope_block_study.delta_drifts`).
+
+"The drift increases with the timestep" is read the same way on the rotating block:
+:func:`growth_rows` measures delta-Heun's drift per stick-entry rule over the steps
+:data:`GROWTH_DTS` (``fig4-drift-dt-rotating-rules.csv``), and :func:`grows` says
+whether it grows beyond the phase noise.
 """
 from __future__ import annotations
 
@@ -67,3 +72,52 @@ def ratios(rows, rule, history, dt) -> dict:
     if set(out) != {"delta-bdf2", "delta-bdf5"}:
         raise KeyError(f"no BDF2/BDF5 rows for stick rule {rule!r}, history {history!r}, dt {dt:g}")
     return out
+
+
+#: the steps of the growth readings [s]: Fig 4's of both blocks, to the rotating block's stability limit
+GROWTH_DTS = (1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5)
+#: the columns of ``fig4-drift-dt-rotating-rules.csv``
+GROWTH_COLUMNS = ("stick_rule", "dt", "n_phases", "mean_abs", "sem_abs", "max_abs")
+
+
+def growth_rows(case, dts=GROWTH_DTS, rules=RULES, alpha=15.0, window=S.WINDOW_1CM, n_phases=S.N_PHASES,
+                progress=None) -> list:
+    """Rows ``{stick_rule, dt, n_phases, mean_abs, sem_abs, max_abs}``: the delta-Heun drift
+    over ``window`` per stick-entry rule and ``dt``, its mean ``|drift|`` over ``n_phases``
+    grid phases and the standard error of that mean (whether the drift grows with dt
+    beyond the phase noise: :func:`grows`)."""
+    values = case.bind("coulomb", {"alpha": alpha})
+    rows = []
+    for rule in rules:
+        for dt in dts:
+            if progress:
+                progress(f"Fig 4 growth readings: stick rule {rule}, dt {dt:g}")
+            d, _ = S.delta_drifts(case, "heun", [values], dt, window, n_phases, stick_rule=rule)
+            a = np.abs(d[0])
+            a = a[np.isfinite(a)]
+            rows.append({"stick_rule": rule, "dt": float(dt), "n_phases": int(len(a)),
+                         "mean_abs": float(a.mean()) if len(a) else float("nan"),
+                         "sem_abs": float(a.std(ddof=1) / np.sqrt(len(a))) if len(a) > 1 else float("nan"),
+                         "max_abs": float(a.max()) if len(a) else float("nan")})
+    return rows
+
+
+def growth(rows, rule, dt_max=np.inf) -> dict:
+    """``{dt, mean_abs, sem_abs}`` (lists, dt ascending) of one rule's rows up to ``dt_max``
+    (the rows of :func:`growth_rows` or the CSV's records); KeyError if the rule has none."""
+    sel = sorted((float(r["dt"]), float(r["mean_abs"]), float(r["sem_abs"])) for r in rows
+                 if str(r["stick_rule"]) == rule and float(r["dt"]) <= dt_max * (1 + 1e-12))
+    if len(sel) < 2:
+        raise KeyError(f"fewer than 2 growth rows for stick rule {rule!r} up to dt = {dt_max:g}")
+    return {k: [s[i] for s in sel] for i, k in enumerate(("dt", "mean_abs", "sem_abs"))}
+
+
+def grows(g: dict, z: float = 2.0) -> bool:
+    """Whether the mean drift of :func:`growth`'s ``g`` grows with dt beyond the phase
+    noise: no step to a larger dt lowers it by more than ``z`` standard errors of the
+    difference, and the largest dt's exceeds the smallest's by more than that."""
+    m, se = np.asarray(g["mean_abs"]), np.asarray(g["sem_abs"])
+    if not (np.all(np.isfinite(m)) and np.all(np.isfinite(se))):
+        return False
+    noise = z * np.hypot(se[1:], se[:-1])
+    return bool(np.all(np.diff(m) > -noise) and m[-1] - m[0] > z * np.hypot(se[-1], se[0]))

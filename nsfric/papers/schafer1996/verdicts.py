@@ -277,7 +277,9 @@ captions_for("normal-impact", {
     "reference.png": "Exact single impacts at v_n^i = 1 m/s for every normal law: overlap, velocity "
                      "and normal force against t.",
     "schemes.png": "Discrete schemes on the normal impact: relative error of e_n against dt/t_n per "
-                   "scheme and normal law, averaged over where the contact starts within a step; top: v "
+                   "scheme and normal law, the median over where the contact starts within a step (lines; "
+                   "open markers: the largest, e.g. the degenerate phase whose contact ends on a step point, "
+                   "which would dominate a mean); top: v "
                    "interpolated where the overlap crosses zero, bottom: v after separation. gear5 runs as DEM "
                    "codes run it (carried through the contact start), gear5-exact-restart restarts from exact "
                    "Taylor coefficients at every mode change. The star is the paper's 1e-4 for Gear at t_n/100 "
