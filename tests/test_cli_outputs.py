@@ -105,10 +105,10 @@ def test_run_folder_appears_at_once_beside_the_users_files(tmp_path):
     out = tmp_path / "res"
     out.mkdir()
     (out / "notes.txt").write_text("the user's")
-    p = nsfric("run", "normal-impact", "--out", "res", "--beside-existing", cwd=tmp_path)
+    p = nsfric("run", "sphere-wall", "--out", "res", "--beside-existing", cwd=tmp_path)  # a cheap real case
     assert p.returncode == 0, p.stderr
     assert (out / "notes.txt").read_text() == "the user's"  # never deleted (issue 24)
-    assert (out / "reference-linear-dashpot.csv").exists()
+    assert (out / "reference-coulomb.csv").exists() and (out / "reference.png").exists()
     printed = p.stdout.split("\n\n")[0].split()  # the paths, before the summary
     assert printed and all(os.path.exists(tmp_path / q) for q in printed)  # final paths printed
     assert sorted(os.listdir(tmp_path)) == ["res"]

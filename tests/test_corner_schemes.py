@@ -174,24 +174,23 @@ def test_per_corner_drift_table():
         assert r["ratio_to_heun"] == pytest.approx(r["mean_abs"] / rows[0]["mean_abs"])
 
 
-def test_cli_simulates_the_per_corner_laws(tmp_path):
+def test_cli_simulates_the_per_corner_laws(tmp_path, capsys):
     """``nsfric simulate`` runs both per-corner laws (the spring law is one of the case's
-    ``scheme_laws``, listed by ``nsfric list``) and refuses an unknown one."""
-    import subprocess
-    import sys
+    ``scheme_laws``, listed by ``nsfric list``) and refuses an unknown one.  In-process
+    (``nsfric.cli.main``, as ``python -m nsfric.cli`` calls it; the command in a real
+    process is tested in test_cli_outputs.py and test_cli_reference.py)."""
+    from nsfric.cli import main
 
     for law, scheme in (("coulomb-corners", "delta-bdf2"), ("cundall-strack-corners", "heun")):
         out = tmp_path / f"{law}.csv"
-        r = subprocess.run([sys.executable, "-m", "nsfric.cli", "simulate", "slope-block-rotating", "--law", law,
-                            "--scheme", scheme, "--dt", "1e-5", "--t-end", "0.002", "--out", str(out)],
-                           capture_output=True, text=True, timeout=600)
-        assert r.returncode == 0, r.stderr
+        assert main(["simulate", "slope-block-rotating", "--law", law, "--scheme", scheme, "--dt", "1e-5",
+                     "--t-end", "0.002", "--out", str(out)]) == 0, capsys.readouterr().err
         header = out.read_text().splitlines()[0].split(",")
         assert {"F_t_1", "F_t_2", "mode"} <= set(header)
         assert ("xi_t_1" in header) == (law != "coulomb-corners")
-    r = subprocess.run([sys.executable, "-m", "nsfric.cli", "list"], capture_output=True, text=True, timeout=300)
-    assert "schemes only: cundall-strack-corners, cundall-strack-viscous-corners" in r.stdout
-    r = subprocess.run([sys.executable, "-m", "nsfric.cli", "simulate", "slope-block-rotating", "--law",
-                        "cundall-strack-edges", "--scheme", "heun", "--dt", "1e-5", "--out", str(tmp_path / "x.csv")],
-                       capture_output=True, text=True, timeout=300)
-    assert r.returncode != 0 and "unknown law 'cundall-strack-edges'" in r.stderr
+    capsys.readouterr()
+    assert main(["list"]) == 0
+    assert "schemes only: cundall-strack-corners, cundall-strack-viscous-corners" in capsys.readouterr().out
+    assert main(["simulate", "slope-block-rotating", "--law", "cundall-strack-edges", "--scheme", "heun",
+                 "--dt", "1e-5", "--out", str(tmp_path / "x.csv")]) != 0
+    assert "unknown law 'cundall-strack-edges'" in capsys.readouterr().err

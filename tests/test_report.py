@@ -107,6 +107,11 @@ def test_page_is_valid_and_self_contained(impact_report):
     p = check_page(out)
     assert any(link.endswith(".png") for link in p.links)
     assert any(link.endswith(".csv") for link in p.links)
+    # normal-impact's run (the base run's references and figure, then its own)
+    names = set(os.listdir(out / "normal-impact"))
+    assert {"reference-linear-dashpot.csv", "reference-linear-dashpot.json",
+            "reference-linear-dashpot-force-end.csv", "reference.png", "fig2.png", "schemes.png"} <= names
+    assert not any(n.startswith(".tmp-") for n in names)
     page = (out / "index.html").read_text()
     assert "Schäfer" in page and "versions" in page.lower()
     assert "What the paper claims" in page
