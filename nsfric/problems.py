@@ -35,6 +35,9 @@ class ProblemFactory(Protocol):
         The unit of lengths and times where :attr:`units` names none (``"n.u."``).
     units : dict
         Units by quantity name (``{"t": "s", "v": "m/s"}``).
+    partial_observables : tuple of str
+        Observables of :meth:`trajectory_observables` that some runs may lack (an event
+        at one step and not at another); ``nsfric verify`` leaves them out with a note.
     """
 
     name: str
@@ -44,6 +47,7 @@ class ProblemFactory(Protocol):
     t_end: float
     unit: str
     units: dict
+    partial_observables: tuple
 
     def default_t_end(self, law: str, values: dict) -> float:
         """The end time for ``law`` at the bound parameter ``values`` when none is given
@@ -88,6 +92,10 @@ class ProblemFactory(Protocol):
     def why_no_observables(self, law: str, sol) -> str:
         """Why a solution ``sol`` gives no observables (naming the option to change);
         ``""`` when it gives them."""
+
+    def has_reference(self, law: str) -> bool:
+        """Whether nsfric has an exact reference of ``law``: one of :attr:`laws`, or a
+        composition of them the case builds (``TANGENTIAL/NORMAL``)."""
 
     def trajectory_observables(self, law: str, values: dict, t, Y, names) -> dict:
         """The observables of another code's trajectory (times ``t`` from 0, states ``Y``

@@ -73,3 +73,18 @@ def test_kuwabara_kono_contact_ends_while_sliding(tmp_path, capsys):
     assert meta["termination"] == "reached t_end"
     assert meta["summary"]["psi_f"] == pytest.approx(-0.41188447, abs=1e-8)  # ida: -0.4118844703350
     assert meta["summary"]["t_n"] == pytest.approx(end["t"])
+
+
+def test_the_compiled_stepper_reaches_the_singular_contact_end_as_scipys_does():
+    """The compiled DOP853 evaluates the law with NumPy's error model (a division by zero
+    gives inf, as the NumPy functions do), so the stall at the Kuwabara-Kono contact end is
+    seen as non-finite and located as SciPy's stepper locates it: both give one psi_f
+    (to 1e-12).  With Python's error model the ZeroDivisionError inside the compiled field
+    was printed and ignored, and the run failed with NaN guards."""
+    pytest.importorskip("numba")
+    from nsfric.cases import get_case
+
+    case = get_case("oblique-impact")
+    psi = [case.reference_solution("d-sds/kuwabara-kono", params={"psi_i": 1.0}, method=m).summary["psi_f"]
+           for m in ("DOP853", "dop853-numba")]
+    assert abs(psi[1] - psi[0]) < 1e-12, psi

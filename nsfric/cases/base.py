@@ -156,6 +156,11 @@ class Case:
     def unit_of(self, quantity: str) -> str:
         return self.units.get(quantity, self.unit)
 
+    def has_reference(self, law: str) -> bool:
+        """Whether ``law`` has an exact reference: one of :attr:`laws` (a scheme law does
+        not)."""
+        return law in self.laws
+
     def check_law(self, law: str | None) -> str:
         law = self.default_law if law is None else law
         if law not in self.laws and law not in self.scheme_laws:
@@ -535,6 +540,14 @@ class ComposedLaws:
         law = self.default_law if law is None else law
         self.split_law(law)
         return law
+
+    def has_reference(self, law: str) -> bool:
+        """Every composition ``T/N`` the case builds has an exact reference."""
+        try:
+            self.split_law(law)
+        except ValueError:
+            return False
+        return True
 
     def build(self, law: str):
         return self.build_model(law)

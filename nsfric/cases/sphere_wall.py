@@ -129,8 +129,10 @@ def _vt_function():
     (:attr:`SphereOnWall.tangential_velocity`), lambdified once."""
     if _VT_FN:
         return _VT_FN[0]
+    from nsfric.symbolic.codegen import generate
+
     kin = SphereOnWall()
-    _VT_FN.append(sp.lambdify((*kin.states, kin._p[2], arm_overlap), kin.tangential_velocity, "numpy"))
+    _VT_FN.append(generate(kin.tangential_velocity, (*kin.states, kin._p[2], arm_overlap), raw=True))
     return _VT_FN[0]
 
 

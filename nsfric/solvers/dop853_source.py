@@ -81,7 +81,16 @@ def _function(spec: dict, name: str) -> str:
     if not (isinstance(last, ast.Return) and isinstance(last.value, ast.List)):
         raise NotCompilable("the function does not return a list")
     last.value = ast.Tuple(elts=last.value.elts, ctx=ast.Load())
-    return "@njit(cache=True)\n" + ast.unparse(fdef) + "\n"
+    return f"@njit(cache=True, error_model={ERROR_MODEL!r})\n" + ast.unparse(fdef) + "\n"
+
+
+#: numba's error model of a mode's compiled functions: NumPy's, as the generated NumPy
+#: functions evaluate -- a division by zero or the root of a negative number gives inf or
+#: nan, which the core reports as a non-finite field (and the solver treats as SciPy's
+#: stepper does, e.g. a stall at a contact end where a law's rate has a pole).  Python's
+#: model would raise ZeroDivisionError inside a function called through a first-class
+#: function type, which numba can only print and ignore.
+ERROR_MODEL = "numpy"
 
 
 def _globals(specs) -> list:
@@ -107,7 +116,7 @@ def _globals(specs) -> list:
 def _field(kind: str, fname: str | None, n: int) -> str:
     """``kind(y, p, out)`` of :data:`~nsfric.solvers.dop853_core.FIELD_SIGNATURE`,
     calling the generated function ``fname`` (None: nothing)."""
-    lines = ["@njit(FIELD_SIGNATURE, cache=True)", f"def {kind}(y, p, out):"]
+    lines = [f"@njit(FIELD_SIGNATURE, cache=True, error_model={ERROR_MODEL!r})", f"def {kind}(y, p, out):"]
     if fname is None:
         lines.append("    pass")
     else:

@@ -99,7 +99,7 @@ def trajectory_table(case, law: str, cols: dict, param_names, values_of, t_end=N
             raise ValueError(f"{what}: the run at dt = {dt:g}{' ' + str(point) if point else ''} ends at t = {end!r}, "
                              f"the {'given t_end' if t_end is not None else 'first run'} at {target!r}: every run must "
                              f"end at the reference's end time (give --t-end or cut the runs)")
-    partial = set(getattr(case, "partial_observables", ()))
+    partial = set(case.partial_observables)
     found = []
     for point, dt, rows in runs:
         t = cols[TIME][rows]
