@@ -32,10 +32,13 @@ def test_cpu_time_per_run_grows_with_the_step_count(study):
         # 64 times the steps: the finest run costs clearly more than the coarsest (measured
         # 3.4-6 times: about 0.13 ms of each call is the same whatever the steps)
         assert sec[0] > 2.5 * sec[-1], (s, sec)
-        # and the time grows with the step count, within the noise of a loaded machine
-        # (measured: no point below 0.74 of its coarser neighbour at load 7 on 2 cores;
-        # the old single wall-clock timings fell to 0.04-0.24 in 4 of 5 studies)
-        assert np.all(sec[:-1] >= 0.6 * sec[1:]), (s, sec)
+        # and the time grows with the step count where the steps cost more than the call:
+        # over the four finest steps (8 ... 64 times the coarsest), each point within the
+        # noise of a loaded machine of its coarser neighbour or above it (the old single
+        # wall-clock timings fell to 0.04-0.24 in 4 of 5 studies); at the three coarsest the
+        # fixed ~0.13 ms of a call dominates and their order is noise (a fresh-clone run
+        # under load: 0.153, 0.283, 0.252 ms at 400, 200, 100 steps)
+        assert np.all(sec[:3] >= 0.6 * sec[1:4]), (s, sec)
 
 
 def test_grid_phases_count_among_the_repeats():
