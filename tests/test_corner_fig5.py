@@ -94,3 +94,18 @@ def test_caption_line_states_the_shape_against_the_paper():
     assert "not U-shaped" in flat and "does not rise only above 0.1 m" in flat
     assert fig5_caption_line(()) == []
     assert corner_size_shape(PAPER)["delta-heun"] == pytest.approx([4e-6 / 6e-7, 3e-6 / 6e-7])
+
+
+def test_a_reference_stopped_by_its_budget_is_a_failed_point_not_a_failed_case():
+    """``exact_corner_drift`` tries the next solver, then gives NaN naming the failures,
+    when a solver stops at its budget (IDA on a loaded machine): the case goes on."""
+    from nsfric.errors import BudgetError
+    from nsfric.papers.krengel_matuttis.slope_block_corners import exact_corner_drift
+
+    class Stopped:
+        def reference_solution(self, *a, **k):
+            raise BudgetError("ida: stopped after the default budget of 600 s")
+
+    out = exact_corner_drift(Stopped(), {}, (0.1, 0.3))
+    assert out["solver"] is None and out["failed"] == ["filippov: BudgetError", "ida: BudgetError"]
+    assert out["drift"] != out["drift"]  # NaN: never drawn

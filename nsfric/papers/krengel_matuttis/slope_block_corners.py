@@ -114,15 +114,18 @@ EXACT_SOLVERS = ("filippov", "ida")
 def exact_corner_drift(case, params: dict, window, solvers=EXACT_SOLVERS) -> dict:
     """The exact per-corner reference's ``x(t1) - x(t0)`` over ``window`` and whether it is
     stuck (both corners) throughout: ``{"drift", "both_stuck", "solver", "failed"}``
-    (``drift`` NaN, never drawn, when every solver fails; ``failed`` names them)."""
-    from nsfric.errors import SolverFailure, ZenoError
+    (``drift`` NaN, never drawn, when every solver fails; ``failed`` names them).  A
+    solver stopped by its budget counts as failed too: IDA needs minutes of CPU at some
+    sizes, beyond the default wall budget on a loaded machine, and one missing point must
+    not stop the case (``nsfric report`` stopped at it twice)."""
+    from nsfric.errors import BudgetError, SolverFailure, ZenoError
 
     failed = []
     for solver in solvers:
         try:
             sol = case.reference_solution(LAW, solver=solver, params=params, t_end=window[1],
                                           t_eval=np.linspace(window[0], window[1], 201))
-        except (SolverFailure, ZenoError) as exc:
+        except (SolverFailure, ZenoError, BudgetError) as exc:
             failed.append(f"{solver}: {type(exc).__name__}")
             continue
         x = sol(np.array(window, dtype=float))[sol.state_names.index("x")]
