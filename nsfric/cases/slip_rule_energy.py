@@ -42,7 +42,7 @@ import numpy as np
 
 from ..studies import Study
 from .slip_rule_zoo import CASE_LAW, ENERGY_MARGIN, EXACT_ERROR, SLIP_MARGIN, TOLERANCES, case_params, \
-    contact_time, standard_impact
+    contact_time, mechanical_energy, standard_impact
 
 #: the sweep of the default run: angle [deg], friction coefficient, normal restitution,
 #: stiffness ratio (the standard impact's values among them)
@@ -99,10 +99,7 @@ def exact_energy_account(law: str, p: dict, until: float | None = None) -> dict:
         # the energy also just inside both ends of the piece (a reset's jump is at its start)
         ends = np.array([a + 1e-12 * (b - a), b - 1e-12 * (b - a)])
         s = {k: np.concatenate([v, e]) for (k, v), e in zip(s.items(), states(ends).values())}
-        xi = s["xi"] if "xi" in s else np.zeros_like(s["y"])
-        delta = np.maximum(R - s["y"], 0.0)
-        E = (0.5 * m * (s["vx"] ** 2 + s["vy"] ** 2) + 0.5 * I * s["omega"] ** 2 + 0.5 * p["k_n"] * delta ** 2
-             + 0.5 * k_t * xi ** 2)
+        E = mechanical_energy(p, s)
         gain = max(gain, float(np.max(E - E0)) / E0)
     first, last = states(t0), states(t1)
     kin_t = {k: 0.5 * m * s["vx"][0] ** 2 + 0.5 * I * s["omega"][0] ** 2 for k, s in (("0", first), ("1", last))}

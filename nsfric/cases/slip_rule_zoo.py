@@ -100,6 +100,16 @@ def case_params(law: str, p: dict) -> dict:
     return out
 
 
+def mechanical_energy(p: dict, s: dict):
+    """The mechanical energy of the impact ``p`` at the states ``s`` (by name): kinetic
+    (translation and spin), the normal spring ``k_n delta^2/2`` and the tangential spring
+    ``k_t xi^2/2`` where the law has one."""
+    delta = np.maximum(p["R"] - s["y"], 0.0)
+    xi = s["xi"] if "xi" in s else 0.0 * delta
+    return (0.5 * p["m"] * (s["vx"] ** 2 + s["vy"] ** 2) + 0.5 * p["I"] * s["omega"] ** 2
+            + 0.5 * p["k_n"] * delta ** 2 + 0.5 * p["k_t"] * xi ** 2)
+
+
 def exact_limit(law: str, p: dict, solver: str = "filippov", energy: bool = True, **options) -> dict:
     """The observables of the exact continuous law ``law`` (a tangential law of
     ``sphere-wall``) on the impact ``p``, and with ``energy`` the largest gain of the
@@ -121,9 +131,7 @@ def exact_limit(law: str, p: dict, solver: str = "filippov", energy: bool = True
            "omega_R_over_v": s["omega_f"] * p["R"] / p["v"], "KE_ratio": s["E_kin_after"] / s["E_kin_before"]}
     if energy:
         y = {n: np.asarray(sol.y[i]) for i, n in enumerate(sol.state_names)}
-        delta = np.maximum(p["R"] - y["y"], 0.0)
-        E = (0.5 * p["m"] * (y["vx"] ** 2 + y["vy"] ** 2) + 0.5 * p["I"] * y["omega"] ** 2
-             + 0.5 * p["k_n"] * delta ** 2 + 0.5 * p["k_t"] * y.get("xi", 0.0 * delta) ** 2)
+        E = mechanical_energy(p, y)
         E0 = 0.5 * p["m"] * p["v"] ** 2  # touching, spring relaxed
         out["max_energy_gain"] = float(max(np.max(E - E0) / E0, 0.0))
     return out
