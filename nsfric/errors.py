@@ -6,7 +6,7 @@ class ZenoError(RuntimeError):
 
 
 class BudgetError(RuntimeError):
-    """A run exceeded one of its budgets (steps, memory, wall time); the message names
+    """A run exceeded one of its budgets (steps, memory, CPU time); the message names
     the option that sets it."""
 
 
@@ -35,3 +35,8 @@ class NonFiniteField(SolverFailure):
 class CrossCheckFailed(RuntimeError):
     """Two independent reference solutions disagree by more than the tolerance derived
     from the tolerances they were solved with; nothing is written."""
+
+
+class ReportError(RuntimeError):
+    """One or more cases of ``nsfric report`` failed; the message names each with its
+    error (the other cases completed and are cached; no page is written)."""

@@ -119,3 +119,30 @@ def test_api_bad_phases():
         nsfric.converge(PLATES, "c-sds", ["heun"], dts=[0.1], phases=0)
     with pytest.raises(ValueError, match="ladder_seconds"):
         nsfric.converge(PLATES, "c-sds", ["heun"], dts=[0.1], ladder_seconds=0)
+
+
+def test_the_ladder_charges_its_added_steps_with_their_own_cpu_time():
+    """The ladder's budget is the CPU time of the runs it added (wherever they ran), not
+    the wall time since it began: a slow machine does not shorten it, and the runs'
+    cost ends it."""
+    from nsfric.study import ladder
+    from nsfric.study.timing import REPEATS
+
+    dts = [0.1 / 2 ** k for k in range(5)]
+    rows = [{"law": "l", "scheme": "s", "dt": dt, "error": dt ** 1.3 * (1 + 0.1 * (-1) ** k),
+             "seconds": 0.001, "n_phases": 1} for k, dt in enumerate(dts)]
+    added = []
+
+    def run(batch):
+        for (_, _, dt) in batch:
+            rows.append({"law": "l", "scheme": "s", "dt": dt, "error": dt ** 1.3 * (1 + 0.1 * (-1) ** len(rows)),
+                         "seconds": 1.0, "n_phases": 1})
+            added.append(dt)
+
+    stops = ladder.extend_ladder(rows, ["l"], ["s"], 1.0, {"l": 1e-16}, 0.1, 10 ** 9, 1.0 + REPEATS + 0.5,
+                                 lambda lw, s, dt: (lw, s, dt), run)
+    # the first added step costs 1 s x (1 phase + repeats); the next, estimated at twice
+    # that on top, exceeds the budget however fast the wall clock runs
+    assert len(added) == 1, added
+    assert "ladder_seconds" in stops[("l", "s")], stops
+    assert ladder._spent(rows[5:]) == pytest.approx(1.0 + REPEATS)

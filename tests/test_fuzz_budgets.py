@@ -422,3 +422,19 @@ def test_sweep_scheduler_that_is_not_dask(reply, what, tmp_path, capsys):
         assert not os.path.exists(tmp_path / "d")
     finally:
         server.close()
+
+
+def test_the_budget_counts_cpu_time_not_wall_time():
+    """A run that waits (a loaded machine: other processes hold the cores) keeps its budget;
+    a run that computes spends it.  With wall time a report's 270 s-of-CPU reference stopped
+    at 600 s beside other jobs."""
+    from nsfric.solvers.loop import Budget
+
+    budget = Budget(0.2, "filippov")
+    time.sleep(0.4)
+    budget.check()  # waited, not computed: within the budget
+    t0 = time.process_time()
+    while time.process_time() - t0 < 0.3:
+        sum(range(1000))
+    with pytest.raises(BudgetError, match="max_seconds = 0.2 s of CPU time"):
+        budget.check()

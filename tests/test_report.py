@@ -198,3 +198,31 @@ def test_report_cache_follows_the_one_cache_folder_rule(monkeypatch, tmp_path):
     monkeypatch.delenv("NSFRIC_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache.cache_root() == str(tmp_path / "xdg" / "nsfric" / "report")
+
+
+def test_a_failed_case_does_not_stop_the_others_and_is_named(monkeypatch, tmp_path, capsys):
+    """A case that fails (here: a reference stopped by its budget) is named with its error
+    after every other case ran; the others are cached, so running the report again runs
+    only the failed one; no page is written (exit 1, one line)."""
+    from nsfric.cases import get_case
+    from nsfric.errors import BudgetError
+
+    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path / "cache"))
+    failing = type(get_case("dry-oscillator"))
+
+    def stopped(self, out_dir, progress=None):
+        raise BudgetError("ida: stopped after the default budget of 600 s (--max-seconds)\nof CPU time")
+
+    monkeypatch.setattr(failing, "run", stopped)
+    argv = ["report", "--out", str(tmp_path / "r"), "--cases", "dry-oscillator", "sphere-wall", "--no-checks"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("nsfric: failed: 1 of 2 cases failed"), err
+    assert "dry-oscillator: BudgetError: ida: stopped after the default budget of 600 s" in err[0], err
+    assert "sphere-wall" not in err[0].split("--")[1] and "the other 1 completed" in err[0], err
+    assert not (tmp_path / "r").exists()
+    # again: sphere-wall from the cache (its run would fail now), dry-oscillator runs again
+    monkeypatch.setattr(type(get_case("sphere-wall")), "run", lambda self, out_dir, progress=None: 1 / 0)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "1 of 2 cases failed" in err and "ZeroDivision" not in err, err

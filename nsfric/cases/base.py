@@ -373,7 +373,7 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     stages : bool
         Also record the auxiliary stage states.
     max_steps, max_seconds : optional
-        Step and wall-time budgets (:class:`~nsfric.errors.BudgetError`).
+        Step and CPU-time budgets (:class:`~nsfric.errors.BudgetError`).
 
     Returns
     -------

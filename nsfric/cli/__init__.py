@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from ..errors import BudgetError, CrossCheckFailed, SolverFailure, Unresolved, WorkerDied, ZenoError
+from ..errors import BudgetError, CrossCheckFailed, ReportError, SolverFailure, Unresolved, WorkerDied, ZenoError
 from ..extras import MissingExtra
 
 
@@ -314,7 +314,7 @@ def build_parser():
     s.add_argument("--zeno-window", type=_count("--zeno-window", 2), metavar="N",
                    help="Zeno detector: N events within 1e-9 of the span stop the run (default 50)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget of each solve (default 600)")
+                   help="CPU-time budget of each solve (default 600)")
     s.add_argument("--rtol", type=_positive("--rtol"))
     s.add_argument("--atol", type=_positive("--atol"))
     s.add_argument("--no-cross-check", action="store_true",
@@ -427,7 +427,7 @@ def main(argv=None) -> int:
         msg = str(e).splitlines()[0] if str(e) else type(e).__name__
         print(f"nsfric: error: {msg}", file=sys.stderr)
         return 2
-    except (ZenoError, BudgetError, SolverFailure, Unresolved, WorkerDied, CrossCheckFailed) as e:  # reported, never a hang or a traceback
+    except (ZenoError, BudgetError, SolverFailure, Unresolved, WorkerDied, CrossCheckFailed, ReportError) as e:  # reported, never a hang or a traceback
         print(f"nsfric: failed: {str(e).splitlines()[0]}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

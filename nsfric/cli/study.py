@@ -136,7 +136,7 @@ def register(sub):
     s.add_argument("--max-steps", type=_count("--max-steps", 1), metavar="N",
                    help="refuse runs of more than N steps (default: only the memory limit)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget of each run (default 600)")
+                   help="CPU-time budget of each run (default 600)")
     s.add_argument("--out", required=True, metavar="FILE.csv")
     s.set_defaults(func=cmd_simulate)
 
@@ -152,7 +152,7 @@ def register(sub):
                    help="grid phases per step: runs started at j dt/N, errors averaged (and their maximum "
                         "kept) over them (default: 8 where the reference has a switching event, else 1)")
     s.add_argument("--ladder-seconds", type=_positive("--ladder-seconds"), metavar="S",
-                   help="wall-time budget of the default ladder's extension (default 60)")
+                   help="CPU-time budget of the default ladder's extension (default 60)")
     s.add_argument("--var", action="append", metavar="STATE", help="states compared (default: all)")
     s.add_argument("--time", action="append", type=_positive("--time"), metavar="T",
                    help="also report the error at the step nearest to T")
@@ -164,7 +164,7 @@ def register(sub):
                    help="refuse a ladder whose smallest step needs more than N steps (default: only the memory "
                         "limit); the default ladder is extended up to N steps (default 204800)")
     s.add_argument("--max-seconds", type=_positive("--max-seconds"), metavar="S",
-                   help="wall-time budget of each discrete run (default 600)")
+                   help="CPU-time budget of each discrete run (default 600)")
     s.add_argument("--out", required=True, metavar="DIR")
     from ._common import _beside_option, progress_option
     _beside_option(s)

@@ -5,6 +5,11 @@ copies its outputs from the cache when its inputs did not change
 (:mod:`nsfric.report.cache`; ``force=True`` recomputes) --, evaluates the case's verdicts
 (:meth:`nsfric.cases.base.Case.verdicts`) on those outputs, and writes
 ``out_dir/verdicts.json`` and ``out_dir/index.html`` (:mod:`nsfric.report.page`).
+
+A case that fails does not stop the others: every case runs (and the ones that complete
+are cached), then :class:`~nsfric.errors.ReportError` names each failed case with its error, and no page
+is written.  Run the report again: the completed cases come from the cache and only the
+failed ones run.
 """
 from __future__ import annotations
 
@@ -12,10 +17,25 @@ import os
 import time
 
 from ..cases.verdicts import KEYS, merge_claims
+from ..errors import ReportError
 from ..io import json_text, versions, write_text
 from . import cache
 from .page import checks_html, page
 from .papers import paper_of
+
+def _failure(exc: BaseException) -> str:
+    line = " ".join(str(exc).split()) or type(exc).__name__
+    return f"{type(exc).__name__}: {line}"
+
+
+def _guarded(case, dest, force, progress) -> dict:
+    """:func:`run_case`, a failure returned as ``{"failed": error}`` instead of raised
+    (interrupts still propagate)."""
+    try:
+        return run_case(case, dest, force, progress)
+    except Exception as exc:  # noqa: BLE001 -- any case's failure is reported by name, below
+        return {"case": case, "failed": _failure(exc)}
+
 
 #: the keys of every verdict in verdicts.json (:data:`nsfric.cases.verdicts.KEYS`)
 VERDICT_KEYS = KEYS
@@ -74,7 +94,7 @@ def _case_outputs(task) -> dict:
         case = get_case(name)
     except ValueError:
         return {"unknown": name}
-    return dict(run_case(case, dest, force), case=name)
+    return dict(_guarded(case, dest, force, None), case=name)
 
 
 def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
@@ -86,7 +106,7 @@ def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
         for case in objs:
             if progress:
                 progress(f"{case.name}")
-            runs.append(run_case(case, os.path.join(out_dir, case.name), force, progress))
+            runs.append(_guarded(case, os.path.join(out_dir, case.name), force, progress))
         return runs
     from ..study.execute import run_tasks
 
@@ -97,7 +117,8 @@ def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
             return
         done[i] = dict(run, case=objs[i])
         if progress:
-            progress(f"{objs[i].name}: done ({len(done)}/{len(objs)} cases)")
+            state = "FAILED" if "failed" in run else "done"
+            progress(f"{objs[i].name}: {state} ({len(done)}/{len(objs)} cases)")
 
     todo = [(i, (case.name, os.path.join(out_dir, case.name), force)) for i, case in enumerate(objs)]
     run_tasks(_case_outputs, todo, arrived, jobs=jobs, chunksize=1)
@@ -105,7 +126,7 @@ def _run_cases(objs, out_dir: str, force: bool, progress, jobs: int) -> list:
         if i not in done:
             if progress:
                 progress(f"{case.name} (in this process: the workers do not know it)")
-            done[i] = run_case(case, os.path.join(out_dir, case.name), force, progress)
+            done[i] = _guarded(case, os.path.join(out_dir, case.name), force, progress)
     return [done[i] for i in range(len(objs))]
 
 
@@ -134,6 +155,13 @@ def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, f
     names = list(cases) if cases else list(CASES)
     objs = [get_case(n) for n in names]  # validates the names before any work
     runs = _run_cases(objs, out_dir, force, progress, jobs)
+    failed = [r for r in runs if "failed" in r]
+    if failed:
+        done = len(runs) - len(failed)
+        raise ReportError(f"{len(failed)} of {len(runs)} cases failed -- "
+                          + "; ".join(f"{r['case'].name}: {r['failed']}" for r in failed)
+                          + f" -- the other {done} completed and are cached: run the report again to run only "
+                          "the failed ones (no page written)")
     verdicts = []
     for case in objs:
         verdicts += [{k: v.get(k) for k in VERDICT_KEYS} for v in case.verdicts(os.path.join(out_dir, case.name))]

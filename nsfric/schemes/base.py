@@ -268,7 +268,7 @@ def step_count(t_end: float, dt: float) -> int:
 
 
 def _budgeted(fn, budget):
-    """``fn`` checking the wall-time budget at every call (every scheme evaluates the
+    """``fn`` checking the CPU-time budget at every call (every scheme evaluates the
     field through a few methods, so this bounds every scheme's step loop)."""
     def call(*a, **k):
         budget.check()
@@ -304,9 +304,9 @@ def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1
     stages : bool, record the auxiliary stage states
     max_steps : int, optional, refuse runs of more steps (BudgetError before any work;
         runs whose arrays would exceed the memory limit are refused too)
-    max_seconds : float, optional, wall-time budget (BudgetError once exceeded)
+    max_seconds : float, optional, CPU-time budget (BudgetError once exceeded)
     compiled : bool, run the compiled kernel of :mod:`nsfric.schemes.batch_kernel` where
-        it applies (numba installed, a traceable scheme, no stages, no wall-time budget):
+        it applies (numba installed, a traceable scheme, no stages, no CPU-time budget):
         the same numbers, without the per-step Python
 
     Returns

@@ -37,7 +37,7 @@ from .batch_field import BatchField, mode_codes
 from .field import Diverged, _compiled
 
 BACKENDS = ("auto", "numba", "numpy", "loop")
-#: members per compiled call between wall-time budget checks
+#: members per compiled call between CPU-time budget checks
 CHUNK = 4096
 
 

@@ -104,7 +104,7 @@ class ReferenceSolver:
     Every solver takes the options of the shared mode loop
     (:class:`~nsfric.solvers.loop.ModeLoop`): ``max_events`` (integer >= 1, default
     10000), ``zeno_window`` (integer >= 2, default 50 events) and ``max_seconds``
-    (wall-time budget, default none); its own options are listed, as data, in
+    (CPU-time budget, default none); its own options are listed, as data, in
     ``options_allowed``.  An unknown option is a ValueError listing the allowed ones.
 
     :meth:`solve` validates the span and the sample times, turns solver failures into

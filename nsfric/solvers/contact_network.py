@@ -33,7 +33,7 @@ switching contacts closed (``xi^(k) = C_j A^(k-1) (A y + b)``; the contact's own
 vanishes at ``xi = xi' = 0`` and cannot flip that sign): positive closes it, negative
 opens it, none keeps it.
 
-The mode bookkeeping (event budget, Zeno window, wall-time budget, no-progress guard)
+The mode bookkeeping (event budget, Zeno window, CPU-time budget, no-progress guard)
 is the shared :class:`~nsfric.solvers.loop.ModeLoop`.  With ``stop_when_separated``
 the run ends as soon as every contact is open and none approaches (every overlap rate
 ``<= 0`` in free flight: no contact can ever close again); the Solution then spans up

@@ -124,7 +124,7 @@ def _problem_class():
             self.n_guards = max(len(self.guard_f[m][0]) + len(d.kinks(m)) for m in self.modes) or 1
             self.records = []  # (t, y, yd, mode, the solver's interpolant on the step)
             self.mode0 = mode
-            # non-finite residuals and the wall-time budget, checked inside the solver's
+            # non-finite residuals and the CPU-time budget, checked inside the solver's
             # steps; what stopped the run is kept: Assimulo reports an exception raised in
             # the residual only as "failed in an unrecoverable manner"
             names = list(d.model.state_names)

@@ -213,7 +213,7 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
     """Step ``mode`` from ``state = [t, h_abs]`` (``y``, ``f`` its state and rate,
     updated in place) until ``t_end``, a step the guards flag (:func:`screen`; every
     first step of a segment, ``start``), or ``stop_at`` steps stored (full buffers, or
-    time for the caller's wall-time check).
+    time for the caller's budget check).
 
     Accepted steps go to ``T[k] = (t_old, t_new)``, ``YO[k]`` (y_old) and ``FF[k]``
     (dense coefficients), from ``counts[0]`` on; ``counts = [steps, nfev]`` is updated.

@@ -35,7 +35,7 @@ from .dop853_source import NotCompilable, mark_on_disk, mode_source
 
 #: SciPy's message of a step-size underflow (``OdeSolver.TOO_SMALL_STEP``)
 TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
-#: steps of the compiled loop between returns to Python (the wall-time budget is
+#: steps of the compiled loop between returns to Python (the CPU-time budget is
 #: checked there); the step buffers start this long and double when full
 CHUNK = 256
 

@@ -165,7 +165,7 @@ class FilippovSolver(ReferenceSolver):
                 break
             stats["nsteps"] += 1
             fun.accepted()
-            self.budget.check(solver.t)  # wall-time budget (max_seconds), also inside a mode
+            self.budget.check(solver.t)  # CPU-time budget (max_seconds), also inside a mode
             dense = solver.dense_output()
             if gfun is not None:
                 gfun.t = solver.t_old

@@ -3,7 +3,7 @@
 A law's expression can evaluate to NaN or infinity (a plug-in's ``0/0``, the ``log`` of
 a negative, ``sp.nan``).  An integrator fed such values rejects its step and shrinks
 it, and SciPy's step-size loop never ends when the initial step is already NaN; the
-wall-time budget of :class:`~nsfric.solvers.loop.Budget`, checked between steps, is
+CPU-time budget of :class:`~nsfric.solvers.loop.Budget`, checked between steps, is
 never reached.  :class:`FieldWatch` wraps the right-hand side (or a DAE residual) of one
 mode:
 
@@ -13,7 +13,7 @@ mode:
   the integrator last accepted a step (:meth:`FieldWatch.accepted`; a Newton iteration
   alternating finite and non-finite trials) raises :class:`~nsfric.errors.NonFiniteField`
   naming the law, the mode and the time;
-* every :data:`CHECK_EVERY` evaluations the wall-time budget is checked, so a solve
+* every :data:`CHECK_EVERY` evaluations the CPU-time budget is checked, so a solve
   stuck inside one step (stiffness, a failing Newton iteration) stops too.
 
 A single non-finite trial value (a trial stage beyond the law's domain, e.g. a negative
@@ -30,7 +30,7 @@ from ..errors import NonFiniteField
 #: consecutive non-finite evaluations that end a run (a DOP853 step makes 12: about
 #: 16 rejected trials in a row, the step shrunk by 0.2**16)
 NONFINITE_RUN = 200
-#: evaluations between two checks of the wall-time budget (a few ms of work)
+#: evaluations between two checks of the CPU-time budget (a few ms of work)
 CHECK_EVERY = 64
 
 __all__ = ["FieldWatch", "nonfinite_message", "NONFINITE_RUN", "CHECK_EVERY"]

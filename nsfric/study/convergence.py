@@ -36,7 +36,7 @@ and no ``fit_range`` given) a law x scheme whose order has not *settled*
 at least 4 steps, standard error <= 0.05) gets the next smaller step ``dt/2``, until it
 settles or the budget ends it (:mod:`nsfric.study.ladder`): three steps added (none where
 the finest three local slopes jump), the next step would need more than ``max_steps``
-steps (default 204800) or the extension would exceed ``ladder_seconds`` of wall time
+steps (default 204800) or the extension would exceed ``ladder_seconds`` of CPU time
 (default 60 s).  Where the finest errors are at the round-off
 floor, the ladder grows towards larger steps instead (down to ``t_end/8``).  The order
 is the settled one; otherwise the fit with the study's ``tol``, or "no order" with the

@@ -11,9 +11,11 @@ settles or a limit stops it:
 * none added where the finest three local slopes spread by more than
   :data:`LADDER_WILD` (errors that jump like that show no sign of settling);
 * the next step would need more than ``max_steps`` steps (default
-  :data:`LADDER_MAX_STEPS`), or the extension more than its wall-time budget
+  :data:`LADDER_MAX_STEPS`), or the extension more than its CPU-time budget
   (default :data:`LADDER_SECONDS`; a step is estimated at twice the previous one, each
-  of its grid phases and timing repeats one run).
+  of its grid phases and timing repeats one run; the steps already added are charged
+  with their runs' own CPU time, wherever they ran, so the ladder a study ends with
+  does not depend on the machine's load or on the executor).
 
 :func:`ladder_order` then gives the settled order, else the fit with the study's
 tolerance, else "no order" with the scatter of the local slopes over the whole ladder
@@ -22,7 +24,6 @@ and why the ladder stopped.
 from __future__ import annotations
 
 import math
-import time
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from .fit import ROUNDOFF_BAND, OrderFit, fit_order, settled_fit, slope_scatter
 
 #: default most steps of a step the ladder adds by itself (50 2^12: six halvings of the default ladder)
 LADDER_MAX_STEPS = 50 * 2 ** 12
-#: default wall-time budget (s) of the ladder's extension
+#: default CPU-time budget (s) of the ladder's extension
 LADDER_SECONDS = 60.0
 #: the coarsest step the ladder adds (at least this many steps over the window)
 LADDER_MIN_STEPS = 8
@@ -60,11 +61,18 @@ def ladder_order(dts, errors, fit_range, tol, floor, extended, stop) -> OrderFit
     return fit
 
 
+def _spent(added) -> float:
+    """CPU seconds the ladder's added rows cost: each row's best run time
+    (:func:`~nsfric.study.timing.best_cpu_seconds`) times its grid phases and timing
+    repeats, the same count the estimate of the next step uses."""
+    return float(sum(r["seconds"] * (r["n_phases"] + REPEATS) for r in added))
+
+
 def extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task, run) -> dict:
     """Add steps to each law x scheme whose order has not settled (module docstring):
     ``dt/2`` below the finest step, or -- where the finest errors are at the round-off
     floor -- ``2 dt`` above the coarsest.  Returns why each unsettled ladder stopped."""
-    start = time.perf_counter()
+    first_new = len(rows)
     stops, open_ = {}, [(lw, s) for lw in laws for s in schemes]
     added = dict.fromkeys(open_, 0)
     while open_:
@@ -102,7 +110,7 @@ def extend_ladder(rows, laws, schemes, T, floors, tol, max_steps, budget, task, 
                     continue
             per_run = max(r["seconds"] for r in sel) * (max(r["n_phases"] for r in sel) + REPEATS)
             cost += 2.0 * per_run
-            if time.perf_counter() - start + cost > budget:
+            if _spent(rows[first_new:]) + cost > budget:
                 stops[(lw, s)] = (f"the ladder was extended to dt = {dts.min():.3g}; budget reached: the next step "
                                   f"would exceed ladder_seconds = {budget:g} s")
                 continue

@@ -43,7 +43,7 @@ SERIES = (
 #: the damping variants ``(key, params)``: with damping, tangential off, both off
 VARIANTS = S.DAMPING_SEPARATE + (("none (damping=0)", {"damping": 0.0}),)
 DAMPED, UNDAMPED = VARIANTS[0][0], VARIANTS[-1][0]
-#: wall-time budget of one exact reference [s] (a Zeno or budget failure: no data)
+#: CPU-time budget of one exact reference [s] (a Zeno or budget failure: no data)
 REFERENCE_SECONDS = 60.0
 LIFT_OFF = ("lift-off", "contact-end")
 
