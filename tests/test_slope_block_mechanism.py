@@ -1,6 +1,7 @@
 """The explanations on the slope-block figures, tested: why delta-BDF drifts more than
 delta-Heun here (the paper: less), why the drift is flat in the block size, and that no
 marker is drawn where there is no data."""
+import math
 import numpy as np
 import pytest
 
@@ -118,3 +119,31 @@ def test_fig4_names_a_diverged_scheme_in_its_legend():
     xs = np.concatenate([np.asarray(line.get_xdata(), dtype=float) for line in fig.axes[0].lines])
     assert 5e-5 not in xs
     assert_diverged_named_beside_the_data(fig, "delta-bdf5 (coulomb): diverged at dt = 5e-05")
+
+
+def test_fig5_exact_row_passes_a_budget_stop_to_the_next_solver(monkeypatch):
+    """A solver stopped by its budget is a failed solver, not a failed case (IDA needs
+    ~1,350 s of CPU at l = 2 mm on the rotating block; a cold report stopped there): the
+    next solver gives the row; where all fail the row is NaN and names each."""
+    from nsfric.errors import BudgetError, SolverFailure
+    from nsfric.papers.krengel_matuttis import slope_block_study as S
+
+    assert S.SIZE_SOLVERS[0] == "filippov"
+    calls = []
+
+    def fake(case, params, window, solvers):
+        (solver,) = solvers
+        calls.append(solver)
+        if solver in stopped:
+            raise stopped[solver]("stopped")
+        return {solver: {"drift": 2e-17, "events": [("stick", 0.05)]}}
+
+    monkeypatch.setattr(S, "exact_drift", fake)
+    stopped = {"filippov": BudgetError}
+    row = S.exact_size_row(None, {"alpha": 15.0, "l": 0.002}, (0.1, 0.3))
+    assert row["scheme"] == "exact (ida)" and row["drift"] == 2e-17 and row["stick_time"] == 0.05
+    assert calls == ["filippov", "ida"]
+    stopped = {"filippov": BudgetError, "ida": SolverFailure}
+    row = S.exact_size_row(None, {"alpha": 15.0, "l": 0.002}, (0.1, 0.3))
+    assert math.isnan(row["drift"]) and row["l"] == 0.002
+    assert row["scheme"] == "exact (failed: filippov: BudgetError, ida: SolverFailure)"

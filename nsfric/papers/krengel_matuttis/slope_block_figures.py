@@ -156,7 +156,7 @@ def plot_drift_size(rows, window, dt, caption=(), block=""):
     marks = {"heun": "o", "bdf2": "s", "bdf5": "^"}
     for k, integ in enumerate(dict.fromkeys(r["integrator"] for r in rows)):
         rs = [r for r in rows if r["integrator"] == integ]
-        if integ == "exact":  # the solvers the rows name (IDA, or Filippov where IDA failed)
+        if integ == "exact":  # the solvers the rows name (the first that ended at each size)
             d = np.array([abs(r["drift"]) for r in rs])
             solvers = ", ".join(dict.fromkeys(r.get("scheme", "exact (ida)").removeprefix("exact ").strip("()")
                                               for r in rs))
