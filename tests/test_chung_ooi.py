@@ -89,7 +89,8 @@ def test_large_incidence_slides_throughout_as_the_closed_form(case, law):
         assert s["rebound_angle"] == pytest.approx(gs["rebound_angle"], abs=1e-7)
 
 
-@pytest.mark.parametrize("law,test,i", [("mindlin", "T4-elastic-al-oxide", 2), ("mindlin-force", "T6-elastic-nylon", 6)])
+@pytest.mark.parametrize("law,test,i", [("mindlin", "T4-elastic-al-oxide", 2),
+                                        ("mindlin-force", "T6-elastic-nylon", 6)])
 def test_stick_slip_points_agree_between_two_solvers(case, law, test, i):
     """T4 at 15 degrees (mindlin) and T6 (spin, mindlin-force) at R omega/v_n = 0.6: the contact sticks and slips;
     filippov and ida agree to 1e-9."""
@@ -103,8 +104,9 @@ def test_stick_slip_points_agree_between_two_solvers(case, law, test, i):
 
 
 def test_run_writes_the_tests_figures_and_tables(tmp_path):
-    """``nsfric run chung-ooi --param stride=100`` (the first point of each sweep): the normal tests' rows are Hertz's closed
-    form, every swept point agrees between the two solvers."""
+    """``nsfric run chung-ooi --param stride=100`` (the first point of each sweep): the
+    normal tests' rows are Hertz's closed form, every swept point agrees between the two
+    solvers."""
     from nsfric.cli import main
 
     out = tmp_path / "run"
@@ -124,7 +126,8 @@ def test_run_writes_the_tests_figures_and_tables(tmp_path):
         assert diffs.size and np.nanmax(diffs) < 1e-8, family
         assert np.nanmin(diffs) > 0, family  # two independent solvers: never bit for bit
     meta = json.loads((out / "T4.json").read_text())
-    assert "T7, T8" in meta["skipped"] and meta["tests"]["T4-elastic-al-oxide"]["source"].endswith("test04/in.oblique_impact_on_wall")
+    assert "T7, T8" in meta["skipped"]
+    assert meta["tests"]["T4-elastic-al-oxide"]["source"].endswith("test04/in.oblique_impact_on_wall")
 
 
 def test_run_refuses_an_unknown_or_bad_param(tmp_path, capsys):
@@ -146,7 +149,8 @@ def test_t3_liggghts_damping_gives_one_restitution_per_e_whatever_the_material(c
     obtained against the one put in); ``e = 1`` is elastic."""
     e_out = []  # the e put in: 0.2
     for i in (0,):  # e = 0.2
-        s = [case.reference_solution("mindlin/hertz-tsuji", solver=solver, params=C.points(C.TESTS[f"T3-{mat}"])[i]).summary["e_n"]
+        s = [case.reference_solution("mindlin/hertz-tsuji", solver=solver,
+                                     params=C.points(C.TESTS[f"T3-{mat}"])[i]).summary["e_n"]
              for mat in ("al-oxide", "cast-iron") for solver in ("filippov", "ida")]
         assert max(s) - min(s) < 1e-9, s
         e_out.append(s[0])

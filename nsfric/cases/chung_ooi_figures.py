@@ -34,7 +34,8 @@ from nsfric.plotting import figure, save
 from nsfric.study.cache import content_key, model_hash
 from nsfric.study.sweep import sweep
 
-SWEPT = ("T3-al-oxide", "T3-cast-iron", "T4-elastic-al-oxide", "T4-elastic-al-alloy", "T5-steel", "T5-polyethylene", "T6-elastic-al-alloy",
+SWEPT = ("T3-al-oxide", "T3-cast-iron", "T4-elastic-al-oxide", "T4-elastic-al-alloy", "T5-steel", "T5-polyethylene",
+         "T6-elastic-al-alloy",
          "T6-elastic-nylon", "Thornton")
 NORMAL_TESTS = ("T1-glass", "T1-limestone", "T2-al-alloy", "T2-mg-alloy")
 LAWS = ("mindlin/hertz", "mindlin-force/hertz")
@@ -124,7 +125,8 @@ def _normalised(test: C.Test, pts: list, obs: dict) -> dict:
     vn = np.array([p["v_n"] for p in pts])
     mu, R = test.params.get("mu", np.nan), test.params["R"]  # T3: no tangential motion, no mu
     vt_f, vn_f = obs["psi_f"] * vn, obs["e_n"] * vn
-    return {"e_n": obs["e_n"], "e_t_com": obs["e_t_com"], "omega_f": obs["omega_f"], "rebound_angle": obs["rebound_angle"],
+    return {"e_n": obs["e_n"], "e_t_com": obs["e_t_com"], "omega_f": obs["omega_f"],
+            "rebound_angle": obs["rebound_angle"],
             "norm_rebound_angle": vt_f / (mu * vn_f), "norm_omega_f": R * obs["omega_f"] / (mu * vn),
             "e_t": obs["e_t"], "psi_f_over_mu": obs["psi_f"] / mu}
 
@@ -189,7 +191,8 @@ def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, ca
         ax.set_ylabel(label, fontsize=8)
     axes[-1, 0].set_xlabel(C.TESTS[next(t for t in SWEPT if t.startswith(family))].x[0])
     axes[-1, 0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2, fontsize=7, frameon=False)
-    axes[0, 0].set_title(f"{'Chung & Ooi ' if family != 'Thornton' else ''}{family}: exact Hertz-Mindlin references (nsfric run chung-ooi)", fontsize=9)
+    source = "Chung & Ooi " if family != "Thornton" else ""
+    axes[0, 0].set_title(f"{source}{family}: exact Hertz-Mindlin references (nsfric run chung-ooi)", fontsize=9)
     path = os.path.join(out_dir, f"{family}.csv")
     side = write_csv_with_sidecar(path, cols, meta, finite=None)
     return [path, side, save(fig, os.path.join(out_dir, f"{family}.png"))]
@@ -201,7 +204,7 @@ def write_normal(case, out_dir: str, progress) -> list:
 
     written, rows = [], {k: [] for k in ("test", "t_n", "t_n_closed", "xi_max", "xi_max_closed", "F_n_max",
                                          "F_n_max_closed", "solver_diff")}
-    fig, axes = figure(2, 2, figsize=(8.0, 5.6))
+    fig, axes = figure(2, 2, figsize=(8.0, 6.4), constrained_layout=True)
     law = "mindlin/hertz"
     for name in NORMAL_TESTS:
         if progress:
@@ -224,14 +227,16 @@ def write_normal(case, out_dir: str, progress) -> list:
                                                  {**reference_meta(case, law, sol), "test": test.title,
                                                   "source": test.source, "closed_form": closed})]
         row = 0 if name.startswith("T1") else 1
-        axes[row, 0].plot(sol.t * 1e6, F / 1e3, lw=1.3, label=test.title.split(": ")[1])
-        axes[row, 1].plot(xi * 1e6, F / 1e3, lw=1.3, label=test.title.split(": ")[1])
+        inside = xi > 0
+        axes[row, 0].plot(sol.t * 1e6, F / 1e3, lw=1.3, label=test.material.name)
+        axes[row, 1].plot(xi[inside] * 1e6, F[inside] / 1e3, lw=1.3, label=test.material.name)
         axes[row, 0].plot([closed["t_n"] / 2 * 1e6], [closed["F_n_max"] / 1e3], "kx", ms=6)
     for row in (0, 1):
         axes[row, 0].set_ylabel("normal force [kN]")
         axes[row, 0].set_xlabel("t [us]")
         axes[row, 1].set_xlabel("overlap [um]")
-        axes[row, 1].legend(loc="upper left", fontsize=7, frameon=False)
+        axes[row, 1].legend(loc="upper left", fontsize=8, frameon=False, title_fontsize=8,
+                            title=("T1: two equal spheres", "T2: sphere on a plane")[row])
     axes[0, 0].set_title("T1, T2: exact Hertz impacts (x: closed-form peak)", fontsize=9)
     path = os.path.join(out_dir, "normal.csv")
     written += [path, write_csv_with_sidecar(path, rows, {"case": case.name, "reference": C.REFERENCE,
