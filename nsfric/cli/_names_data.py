@@ -60,6 +60,11 @@ NAMES = {'version': '0.1.0',
                             'scheme_laws': [],
                             'reference': 'Kuhn, Suzuki & Daouadji, 3D linear-frictional contact, Fig 1, eqs '
                                          '7-23, Fig 4'},
+           'chung-ooi': {'laws': ['mindlin/hertz', 'mindlin-force/hertz', 'mindlin/hertz-tsuji'],
+                         'scheme_laws': [],
+                         'reference': 'Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 '
+                                      '(LIGGGHTS-PFM examples/LIGGGHTS/PFM/tests/contact_models/chung; '
+                                      'Kratos DEM3D_chung_ooi_tests)'},
            'sphere-wall': {'laws': ['coulomb',
                                     'cundall-strack',
                                     'd-sds',
@@ -71,7 +76,13 @@ NAMES = {'version': '0.1.0',
                            'scheme_laws': [],
                            'reference': 'built-in: sphere on a flat wall, oblique impact with spin '
                                         '(nsfric)'}},
- 'laws': {'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
+ 'laws': {'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
+                              'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
+                              'ViscoelasticPM.cpp (yade/trunk)',
+          'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                      'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
+                      'applications/DEMApplication/custom_constitutive)',
+          'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
           'd-sds': 'Führer, Brendel & Wolf (2024) eqs 1-3, 18-20',
           'cundall-strack': 'Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); Schäfer, Dippel & Wolf '
                             '(1996) eqs 16-17',
@@ -88,12 +99,6 @@ NAMES = {'version': '0.1.0',
           'mindlin-force': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
                            'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) (mindlin_force '
                            '= 1)',
-          'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
-                              'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
-                              'ViscoelasticPM.cpp (yade/trunk)',
-          'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
-                      'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
-                      'applications/DEMApplication/custom_constitutive)',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',
@@ -101,7 +106,8 @@ NAMES = {'version': '0.1.0',
           'hertz-damped-force-end': 'Schäfer, Dippel & Wolf (1996) eq 8',
           'kuwabara-kono': 'Schäfer, Dippel & Wolf (1996) eq 9',
           'kuwabara-kono-force-end': 'Schäfer, Dippel & Wolf (1996) eq 9',
-          'walton-braun': 'Schäfer, Dippel & Wolf (1996) eq 10'},
+          'walton-braun': 'Schäfer, Dippel & Wolf (1996) eq 10',
+          'hertz-tsuji': 'Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239'},
  'solvers': {'filippov': 'Event-driven Filippov reference solver (see module docstring).',
              'ida': 'SUNDIALS IDA (variable-order BDF) through Assimulo; see module docstring.',
              'radau5dae': "Assimulo's Radau5DAE (Radau IIA, order 5); see module docstring.",

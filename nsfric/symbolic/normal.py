@@ -155,6 +155,30 @@ def kuwabara_kono_force_end() -> NormalLaw:
     return kuwabara_kono(end="force")
 
 
+#: ``xi^(1/4)``, real for ``xi < 0`` (as :data:`XI_1_2`)
+XI_1_4 = sp.sqrt(XI_1_2)
+gamma_n_tsuji = sp.Symbol("gamma_n_tsuji", nonnegative=True)  # Hertz damping ~ xi^(1/4)
+
+
+def hertz_tsuji() -> NormalLaw:
+    """Hertz with the damping of Tsuji et al. (1992): ``F = -k_n_tilde xi^(3/2) -
+    gamma_n_tsuji xi^(1/4) v``; the contact ends at zero overlap (``h = xi``).
+
+    The damping coefficient grows as ``sqrt(k_n(xi) m_eff)`` with the Hertz stiffness, so
+    ``e_n`` does not depend on the impact speed.  It is the form of LIGGGHTS's ``model
+    hertz`` (``gamma_n = -2 sqrt(5/6) beta sqrt(2 E* sqrt(R* xi) m*)``, ``beta = ln e/
+    sqrt(ln^2 e + pi^2)``: LIGGGHTS-PUBLIC ``src/normal_model_hertz.h``) and of LAMMPS's
+    ``pair granular ... damping tsuji``, each with its own map from ``e`` to the coefficient.
+    """
+    F = -k_n_tilde * XI_3_2 - gamma_n_tsuji * XI_1_4 * v
+    params = (HERTZ_STIFFNESS, P(gamma_n_tsuji, 0.0, 0, doc="damping coefficient of xi^(1/4) dxi/dt",
+                                 unit="kg m^-1/4 s^-1"))
+    return NormalLaw("hertz-tsuji", "Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239", (), params, {"h": xi},
+                     {"contact": Branch({"h": 1}, F, {}, "contact-begin"),
+                      "free": Branch({"h": -1}, sp.Integer(0), {}, "contact-end")},
+                     doc=hertz_tsuji.__doc__, free=("free",))
+
+
 def walton_braun(k2=None) -> NormalLaw:
     """Walton-Braun hysteretic spring, Schäfer et al. eq 10.
 
@@ -206,5 +230,5 @@ def with_turning_point(law: NormalLaw) -> NormalLaw:
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (linear_spring_dashpot, linear_spring_dashpot_force_end, hertz, hertz_damped, hertz_damped_force_end,
-             kuwabara_kono, kuwabara_kono_force_end, walton_braun):
+             kuwabara_kono, kuwabara_kono_force_end, walton_braun, hertz_tsuji):
     register_law(_law)

@@ -1,0 +1,276 @@
+"""The figures and tables of ``nsfric run chung-ooi`` (:mod:`nsfric.cases.chung_ooi`).
+
+* ``normal.csv``, ``normal.png``: T1 and T2, the normal force against time and against
+  the overlap (exact trajectories, ``mindlin/hertz`` -- no tangential motion), with one
+  row per test in ``normal.csv``: contact duration, largest overlap and force, exact and
+  closed form (:func:`~nsfric.cases.chung_ooi.hertz_impact`), and the difference of the
+  two solvers.  ``T1-glass.csv`` ... the trajectories (``t``, ``xi``, ``F_n``).
+* ``T3.csv``, ``T3.png``: the restitution coefficient of LIGGGHTS's Hertz damping
+  (:func:`~nsfric.cases.chung_ooi.liggghts_damping`) against the one put in, exact.
+* ``Thornton.csv``, ``Thornton.png``: Thornton, Cummins & Cleary's oblique elastic impact
+  (LIGGGHTS-PFM ``thornton``) in the same way.
+* ``T4.csv``, ``T4.png`` (tangential restitution of the centre, spin, rebound angle of the
+  contact point against the incidence angle), ``T5.csv``/``T5.png`` and
+  ``T6.csv``/``T6.png`` (the benchmark's normalised rebound angle and spin): every point
+  exact with ``mindlin/hertz`` and ``mindlin-force/hertz``, solved by ``filippov`` and by
+  ``ida`` (the largest difference of the two per point in the column ``solver_diff``,
+  :func:`solver_difference`; the sidecar's ``cross_check`` counts the points over 1e-8 and
+  those one solver did not finish within its budget),
+  with the rigid-body closed form of an impact that slides throughout
+  (:func:`~nsfric.cases.chung_ooi.gross_sliding`) beside; ``sticks`` is 1 where the exact
+  solution sticks (there the closed form does not hold).
+
+The points are sweeps (:func:`nsfric.study.sweep.sweep`) of the picklable
+:class:`TestPoint`, cached by content in ``cache_dir``.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from nsfric.cases import chung_ooi as C
+from nsfric.io import write_csv_with_sidecar
+from nsfric.plotting import figure, save
+from nsfric.study.cache import content_key, model_hash
+from nsfric.study.sweep import sweep
+
+SWEPT = ("T3-al-oxide", "T3-cast-iron", "T4-elastic-al-oxide", "T4-elastic-al-alloy", "T5-steel", "T5-polyethylene",
+         "T6-elastic-al-alloy",
+         "T6-elastic-nylon", "Thornton")
+NORMAL_TESTS = ("T1-glass", "T1-limestone", "T2-al-alloy", "T2-mg-alloy")
+LAWS = ("mindlin/hertz", "mindlin-force/hertz")
+#: the laws of each family
+FAMILY_LAWS = {"T3": ("mindlin/hertz-tsuji",), "T4": LAWS, "T5": LAWS, "T6": LAWS, "Thornton": LAWS}
+SOLVERS = ("filippov", "ida")
+KEYS = ("psi_f", "e_n", "e_t", "e_t_com", "omega_f", "rebound_angle", "t_n", "sticks")
+
+
+def run_options(params: dict) -> dict:
+    """``params`` of ``nsfric run chung-ooi`` checked: ``stride``, an integer from 1 to 100
+    (every ``stride``-th point of each sweep)."""
+    unknown = sorted(set(params) - {"stride"})
+    if unknown:
+        raise ValueError(f"nsfric run chung-ooi takes --param stride=N only, not {', '.join(unknown)}")
+    stride = params.get("stride", 1)
+    if not (float(stride).is_integer() and 1 <= stride <= 100):
+        raise ValueError(f"stride must be an integer from 1 to 100, got {stride!r}")
+    return {"stride": int(stride)}
+
+
+#: CPU budget of one solve [s], and the options a solver retries with where the case's
+#: own stall: ``atol`` scaled by Hertz's largest overlap ``xi_max`` of the point (IDA
+#: stalls at some sticks of ``mindlin`` with ``atol = 1e-15`` -- Thornton at 5 and 10
+#: degrees, ``xi_max = 2e-4 m``, passes with 1e-12 --, while T5's spheres of 10 um, ``xi_max
+#: = 7e-8 m``, need ``atol`` below 1e-14: an absolute 1e-12 gave nonsense there)
+MAX_SECONDS = 10.0
+#: the largest difference of the two solvers (:func:`solver_difference`) of a point the
+#: figures draw; the CSV holds every point with its difference
+CROSS_CHECK = 1e-8
+RETRIES = ({}, {"atol_per_xi_max": 1e-8}, {"atol_per_xi_max": 1e-10, "rtol": 1e-11})
+
+
+def retry_options(opts: dict, values: dict) -> dict:
+    """The solver options of the retry ``opts`` (an entry of :data:`RETRIES`) at the
+    point with bound parameters ``values``."""
+    out = {k: v for k, v in opts.items() if k != "atol_per_xi_max"}
+    if "atol_per_xi_max" in opts:
+        out["atol"] = opts["atol_per_xi_max"] * C.hertz_impact(values)["xi_max"]
+    return out
+
+
+class TestPoint:
+    """The point ``{"i": k}`` of the test ``test``'s sweep solved with ``law`` by
+    ``solver``: the observables :data:`KEYS` (``sticks``: 1 if the solution sticks) and
+    ``how``, the options that gave them (the case's, else the first of :data:`RETRIES`
+    that finishes within :data:`MAX_SECONDS` of CPU).  Picklable (the case travels by name)."""
+
+    def __init__(self, case, test: str, law: str, solver: str):
+        self.case, self.test, self.law, self.solver = case, test, law, solver
+
+    @property
+    def cache_token(self) -> str:
+        """Changes with the model's content, the test's points and the solver's options."""
+        return content_key({"case": self.case.name, "law": self.law, "model": model_hash(self.case.model(self.law)),
+                            "points": C.points(C.TESTS[self.test]), "solver": self.solver,
+                            "options": self.case.solver_options(self.law, self.solver), "retries": RETRIES,
+                            "max_seconds": MAX_SECONDS})
+
+    def __call__(self, point: dict) -> dict:
+        from nsfric.errors import BudgetError, SolverFailure, ZenoError
+
+        p = C.points(C.TESTS[self.test])[int(point["i"])]
+        errors = []
+        for retry in RETRIES:
+            opts = retry_options(retry, self.case.bind(self.law, p))
+            try:
+                sol = self.case.reference_solution(self.law, solver=self.solver, params=p, max_seconds=MAX_SECONDS,
+                                                   **opts)
+            except (BudgetError, SolverFailure, ZenoError) as e:
+                errors.append(f"{opts or 'defaults'}: {type(e).__name__}")
+                continue
+            if not sol.summary:
+                raise RuntimeError(self.case.why_no_observables(self.law, sol))
+            out = {k: float(sol.summary.get(k, np.nan)) for k in KEYS if k != "sticks"}
+            return {**out, "sticks": float(any(e.kind == "stick" for e in sol.events)),
+                    "how": f"{self.solver} {opts or 'defaults'}"}
+        raise SolverFailure(f"{self.solver}: {'; '.join(errors)}")
+
+
+def _sweep_test(case, test: str, law: str, solver: str, idx, jobs, cache_dir) -> tuple:
+    """The observables of the points ``idx`` (NaN where every option failed) and, per
+    point, how they were solved or why not."""
+    ds = sweep(TestPoint(case, test, law, solver), grid={"i": [int(i) for i in idx]}, observables=list(KEYS),
+               jobs=jobs, cache_dir=cache_dir, estimate=False, chunksize=1, on_failure="record")
+    how = [str(h) for h in ds["how"].values] if "how" in ds else [""] * len(idx)
+    if "failure" in ds:
+        how = [f if f else h for h, f in zip(how, (str(x) for x in ds["failure"].values))]
+    return {k: np.asarray(ds[k].values, dtype=float) for k in KEYS}, how
+
+
+def solver_difference(a: dict, b: dict) -> np.ndarray:
+    """Per point, the largest difference of two solvers' observables :data:`KEYS`, each
+    over ``max(1, |a|)`` (``t_n`` over ``|a|``: seconds; the rebound angle in radians)."""
+    scale = {"t_n": np.abs(a["t_n"]), "rebound_angle": 1 / C.DEG}  # seconds; degrees as radians
+    rows = [np.abs(a[q] - b[q]) / scale.get(q, np.maximum(1.0, np.abs(a[q]))) for q in KEYS if q != "sticks"]
+    return np.nanmax(rows, axis=0)
+
+
+def _normalised(test: C.Test, pts: list, obs: dict) -> dict:
+    """The benchmark's plotted quantities of the points ``pts`` with observables ``obs``."""
+    vn = np.array([p["v_n"] for p in pts])
+    mu, R = test.params.get("mu", np.nan), test.params["R"]  # T3: no tangential motion, no mu
+    vt_f, vn_f = obs["psi_f"] * vn, obs["e_n"] * vn
+    return {"e_n": obs["e_n"], "e_t_com": obs["e_t_com"], "omega_f": obs["omega_f"],
+            "rebound_angle": obs["rebound_angle"],
+            "norm_rebound_angle": vt_f / (mu * vn_f), "norm_omega_f": R * obs["omega_f"] / (mu * vn),
+            "e_t": obs["e_t"], "psi_f_over_mu": obs["psi_f"] / mu}
+
+
+#: per test family: the panels (column, y label)
+PANELS = {"T3": (("e_n", "restitution coefficient e_n"),),
+          "T4": (("e_t_com", "tangential restitution v_x^f/v_x^i"), ("omega_f", "rebound spin omega_f [1/s]"),
+                 ("rebound_angle", "rebound angle of the contact point [deg]")),
+          "T5": (("norm_rebound_angle", "v_t^f/(mu v_n^f)"), ("norm_omega_f", "R omega_f/(mu v_n)")),
+          "T6": (("e_t", "v_t^f/v_t^i (contact point)"), ("norm_rebound_angle", "v_t^f/(mu v_n^f)")),
+          "Thornton": (("psi_f_over_mu", "v_t^f/(mu v_n^i)"), ("norm_omega_f", "R omega_f/(mu v_n)"),
+                       ("e_t_com", "tangential restitution v_x^f/v_x^i"))}
+
+
+def _closed(test: C.Test, pts: list) -> dict:
+    """:func:`~nsfric.cases.chung_ooi.gross_sliding` at the points, as :func:`_normalised` reads them."""
+    gs = [C.gross_sliding({**p, "omega_i": p.get("omega_i", 0.0)}) for p in pts]
+    vx_i = np.array([p["psi_i"] * p["v_n"] - p["R"] * p.get("omega_i", 0.0) for p in pts])
+    obs = {"psi_f": np.array([g["psi_f"] for g in gs]), "e_n": np.ones(len(pts)),
+           "e_t_com": np.array([g["vx_f"] for g in gs]) / np.where(vx_i == 0, np.nan, vx_i),
+           "omega_f": np.array([g["omega_f"] for g in gs]), "rebound_angle": np.array([g["rebound_angle"] for g in gs])}
+    obs["e_t"] = obs["psi_f"] / np.array([p["psi_i"] for p in pts])
+    return _normalised(test, pts, obs)
+
+
+def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, cache_dir) -> list:
+    """``FAMILY.csv`` (+ sidecar) and ``FAMILY.png`` of the tests of ``family`` (T4, T5, T6)."""
+    cols, meta = {}, {"case": case.name, "reference": C.REFERENCE, "tests": {}, "skipped": C.SKIPPED,
+                      "solvers": list(SOLVERS), "laws": list(LAWS)}
+    panels = PANELS[family]
+    fig, axes = figure(len(panels), 1, sharex=True, figsize=(6.4, 2.4 * len(panels) + 0.9))
+    for j, name in enumerate(t for t in SWEPT if t.startswith(family)):
+        test = C.TESTS[name]
+        idx = np.arange(0, len(C.points(test)), stride)
+        pts = [C.points(test)[i] for i in idx]
+        x = np.asarray(test.x[1])[idx]
+        meta["tests"][name] = {"title": test.title, "source": test.source, "material": vars(test.material),
+                               "params": test.params, "x": test.x[0]}
+        cols[f"{name}:x"] = x
+        closed = _closed(test, pts) if family != "T3" else {"e_n": x}  # T3: the e put in
+        for q, _ in panels:
+            cols[f"{name}:{'gross_sliding' if family != 'T3' else 'put_in'}:{q}"] = closed[q]
+        for k, law in enumerate(FAMILY_LAWS[family]):
+            if progress:
+                progress(f"chung-ooi: {name} {law} ({len(idx)} points, {' and '.join(SOLVERS)})")
+            runs = {s: _sweep_test(case, name, law, s, idx, jobs, cache_dir) for s in SOLVERS}
+            res = {s: r[0] for s, r in runs.items()}
+            meta.setdefault("how", {}).update({f"{name}:{law}:{s}": r[1] for s, r in runs.items()})
+            diff = solver_difference(res["filippov"], res["ida"])
+            norm = _normalised(test, pts, res["filippov"])
+            tag = f"{name}:{law.split('/')[0]}"
+            for q, _ in panels:
+                cols[f"{tag}:{q}"] = norm[q]
+            cols[f"{tag}:sticks"] = res["filippov"]["sticks"]
+            cols[f"{tag}:solver_diff"] = diff
+            meta.setdefault("cross_check", {})[tag] = {
+                "largest": float(np.nanmax(diff)) if np.isfinite(diff).any() else None,
+                "points_over_1e-8": int(np.sum(diff > CROSS_CHECK)), "points_unchecked": int(np.sum(~np.isfinite(diff)))}
+            checked = diff <= CROSS_CHECK  # the figure draws the cross-checked points only
+            cols[f"{tag}:cross_checked"] = checked.astype(float)
+            for ax, (q, _) in zip(axes[:, 0], panels):
+                ax.plot(x, np.where(checked, norm[q], np.nan), color=f"C{2 * j + k}", marker="o", ms=3, lw=1.1,
+                        label=f"{name}, {law}")
+        for ax, (q, _) in zip(axes[:, 0], panels):
+            ax.plot(x, closed[q], color=f"C{2 * j}", ls=":", lw=1.2,
+                    label=f"{name}, " + ("sliding throughout" if family != "T3" else "e put in"))
+    for ax, (_, label) in zip(axes[:, 0], panels):
+        ax.set_ylabel(label, fontsize=8)
+    axes[-1, 0].set_xlabel(C.TESTS[next(t for t in SWEPT if t.startswith(family))].x[0])
+    axes[-1, 0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2, fontsize=7, frameon=False)
+    source = "Chung & Ooi " if family != "Thornton" else ""
+    axes[0, 0].set_title(f"{source}{family}: exact Hertz-Mindlin references (nsfric run chung-ooi)", fontsize=9)
+    path = os.path.join(out_dir, f"{family}.csv")
+    side = write_csv_with_sidecar(path, cols, meta, finite=None)
+    return [path, side, save(fig, os.path.join(out_dir, f"{family}.png"))]
+
+
+def write_normal(case, out_dir: str, progress) -> list:
+    """``normal.csv``/``normal.png`` and the trajectories of T1 and T2 (module docstring)."""
+    from nsfric.cases.reference import reference_meta
+
+    written, rows = [], {k: [] for k in ("test", "t_n", "t_n_closed", "xi_max", "xi_max_closed", "F_n_max",
+                                         "F_n_max_closed", "solver_diff")}
+    fig, axes = figure(2, 2, figsize=(8.0, 6.4), constrained_layout=True)
+    law = "mindlin/hertz"
+    for name in NORMAL_TESTS:
+        if progress:
+            progress(f"chung-ooi: {name}")
+        test = C.TESTS[name]
+        p = C.points(test)[0]
+        sol = case.reference_solution(law, params=p, samples=801)
+        other = case.reference_solution(law, solver="ida", params=p).summary
+        closed = C.hertz_impact(case.bind(law, p))
+        rows["test"].append(name)
+        for q in ("t_n", "xi_max", "F_n_max"):
+            rows[q].append(sol.summary[q])
+            rows[f"{q}_closed"].append(closed[q])
+        rows["solver_diff"].append(max(abs(sol.summary[q] - other[q]) / abs(sol.summary[q])
+                                       for q in ("t_n", "xi_max", "e_n")))
+        xi = p["R"] - sol["y"]
+        F = np.where(xi > 0, sol["F_n"], 0.0)
+        path = os.path.join(out_dir, f"{name}.csv")
+        written += [path, write_csv_with_sidecar(path, {"t": sol.t, "xi": xi, "F_n": F},
+                                                 {**reference_meta(case, law, sol), "test": test.title,
+                                                  "source": test.source, "closed_form": closed})]
+        row = 0 if name.startswith("T1") else 1
+        inside = xi > 0
+        axes[row, 0].plot(sol.t * 1e6, F / 1e3, lw=1.3, label=test.material.name)
+        axes[row, 1].plot(xi[inside] * 1e6, F[inside] / 1e3, lw=1.3, label=test.material.name)
+        axes[row, 0].plot([closed["t_n"] / 2 * 1e6], [closed["F_n_max"] / 1e3], "kx", ms=6)
+    for row in (0, 1):
+        axes[row, 0].set_ylabel("normal force [kN]")
+        axes[row, 0].set_xlabel("t [us]")
+        axes[row, 1].set_xlabel("overlap [um]")
+        axes[row, 1].legend(loc="upper left", fontsize=8, frameon=False, title_fontsize=8,
+                            title=("T1: two equal spheres", "T2: sphere on a plane")[row])
+    axes[0, 0].set_title("T1, T2: exact Hertz impacts (x: closed-form peak)", fontsize=9)
+    path = os.path.join(out_dir, "normal.csv")
+    written += [path, write_csv_with_sidecar(path, rows, {"case": case.name, "reference": C.REFERENCE,
+                                                          "solvers": ["filippov", "ida"]}),
+                save(fig, os.path.join(out_dir, "normal.png"))]
+    return written
+
+
+def write_all(case, out_dir: str, params: dict, progress=None, jobs=1, cache_dir=None) -> list:
+    """Everything ``nsfric run chung-ooi`` writes (module docstring)."""
+    stride = run_options(params)["stride"]
+    written = write_normal(case, out_dir, progress)
+    for family in ("T3", "T4", "T5", "T6", "Thornton"):
+        written += write_swept(case, family, out_dir, stride, progress, jobs, cache_dir)
+    return written
