@@ -226,3 +226,19 @@ def test_a_failed_case_does_not_stop_the_others_and_is_named(monkeypatch, tmp_pa
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "1 of 2 cases failed" in err and "ZeroDivision" not in err, err
+
+
+def test_the_report_runs_every_case_in_it_and_leaves_out_the_ones_that_ask(monkeypatch, tmp_path):
+    """``in_report = False`` (chung-ooi: minutes of cross-checks, no paper claim) keeps a
+    case out of the default report; every other registered case is in it."""
+    import nsfric.report as R
+    from nsfric.cases import CASES, get_case
+
+    assert get_case("chung-ooi").in_report is False
+    seen = []
+    monkeypatch.setattr(R, "_run_cases", lambda objs, *a: seen.extend(o.name for o in objs) or [])
+    monkeypatch.setattr(R, "merge_claims", lambda v: (_ for _ in ()).throw(StopIteration))
+    with pytest.raises((StopIteration, RuntimeError)):
+        R.build_report(str(tmp_path / "r"), checks=False)
+    assert "chung-ooi" not in seen and "sphere-wall" in seen
+    assert set(seen) == {n for n in CASES if n != "chung-ooi"}

@@ -117,6 +117,10 @@ class Case:
         Unit of the quantities, and of named ones where it differs.
     initial : dict
         Parameters that set the initial state, ``{state name: parameter name}``.
+    in_report : bool
+        Whether ``nsfric report`` runs the case when no cases are named (default True; a
+        case whose run takes many minutes and states no paper claim may leave itself out,
+        ``nsfric report --cases NAME`` still runs it).
     """
 
     name = "case"
@@ -126,6 +130,7 @@ class Case:
     default_law = ""
     t_end = 10.0
     unit = "n.u."
+    in_report = True
     #: units of named quantities (states, derived) where they differ from ``unit``
     units: dict = {}
     #: parameters that set the initial state, {name: state symbol name}

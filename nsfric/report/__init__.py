@@ -139,7 +139,7 @@ def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, f
     out_dir : str
         Folder of the page; each case's outputs go to ``out_dir/<case>``.
     cases : sequence of str, optional
-        Case names (default: every registered case).
+        Case names (default: every registered case whose ``in_report`` is true).
     checks : bool
         Include the symbolic derivation checks.
     force : bool
@@ -152,7 +152,7 @@ def build_report(out_dir: str, cases=None, checks: bool = True, progress=None, f
     from ..cases import CASES, get_case
 
     jobs = integer(jobs, "jobs", lo=1)
-    names = list(cases) if cases else list(CASES)
+    names = list(cases) if cases else [n for n in CASES if getattr(get_case(n), "in_report", True)]
     objs = [get_case(n) for n in names]  # validates the names before any work
     runs = _run_cases(objs, out_dir, force, progress, jobs)
     failed = [r for r in runs if "failed" in r]
