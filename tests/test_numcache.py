@@ -224,3 +224,27 @@ def test_generated_lambdas_are_cached_and_a_corrupt_entry_rebuilt(tmp_path, monk
         assert list(got) == ["root", "ratio"]  # build()'s order
         assert {k: f(*[2.0, 0.5][:len(args)]) for k, (f, args, _) in got.items()} == want
         assert [text for *_, text in got.values()] == ["sqrt(a)", "a/3"]  # the texts kept with them
+
+
+@pytest.mark.parametrize("solver,law", [("ida", "d-sds"), ("radau5dae", "c-sds")])
+def test_a_warm_dae_reference_needs_no_symbolic_model(tmp_path, monkeypatch, solver, law):
+    """The DAE solvers read the residuals, their iteration matrices and the kink events
+    from the cache entry as the event-driven solver reads its functions: a second
+    process (here a fresh case) builds no symbolic model and gives the same bits (the
+    oblique impact's Coulomb model took ~25 s of SymPy in every process that ran ida)."""
+    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("NSFRIC_NUMCACHE", "1")
+    builds = []
+
+    def solve(case):
+        sol = case.reference_solution(law, solver=solver, samples=101)
+        return sol.y, [(e["t"], e["to"]) for e in sol.event_log()], sol.stats["nsteps"]
+    cold = solve(_fresh_case(builds))
+    assert builds == [law]
+    builds.clear()
+    warm_case = _fresh_case(builds)
+    warm = solve(warm_case)
+    assert builds == [], "a warm DAE reference must not build the symbolic model"
+    assert isinstance(warm_case.numeric_model(law), FrozenModel)
+    np.testing.assert_array_equal(warm[0], cold[0])
+    assert warm[1:] == cold[1:]

@@ -76,6 +76,9 @@ def get_case(name: str):
 
 #: the most samples of one reference trajectory (a CSV of ten columns is then ~2 GB)
 MAX_SAMPLES = 10 ** 7
+#: the reference solvers that read a model through ``model.derived()`` (event-driven and
+#: DAE): they solve the model restored from the disk cache of derived numerics
+NUMERIC_SOLVERS = ("filippov", "ida", "radau5dae")
 
 
 def sample_count(samples) -> int:
@@ -222,10 +225,10 @@ class Case:
         return self.reference_problem(law, params, t_end, "filippov")
 
     def reference_problem(self, law=None, params=None, t_end=None, solver: str = "filippov") -> Problem:
-        """:meth:`problem` for the reference solver ``solver``: for ``filippov`` on
-        :meth:`numeric_model` (the disk cache of derived numerics) unless the case builds
-        its problems itself; the same numbers either way."""
-        if solver != "filippov" or type(self).problem is not Case.problem:
+        """:meth:`problem` for the reference solver ``solver``: for the solvers of
+        :data:`NUMERIC_SOLVERS` on :meth:`numeric_model` (the disk cache of derived
+        numerics) unless the case builds its problems itself; the same numbers either way."""
+        if solver not in NUMERIC_SOLVERS or type(self).problem is not Case.problem:
             return self.problem(law, params, t_end)
         law = self.check_law(law)
         return self._problem(self.numeric_model(law), law, params, t_end)

@@ -40,7 +40,7 @@ import types
 import numpy as np
 
 from ..errors import BudgetError, SolverFailure, ZenoError
-from ..symbolic.derive import derive, param_vector
+from ..symbolic.derive import param_vector
 from .base import ReferenceSolver, register
 from .dense import DESCRIPTION, StepPolynomials, sample_step
 from ..solution import Segment, Solution
@@ -121,7 +121,8 @@ def _problem_class():
             # an error of 1e-14 N fired the exit 2.5e-11 m before the contact end)
             self.constrained = {m: d.model.is_sliding(m) and d.model.mode(m).kind == "constrained"
                                 for m in self.modes}
-            self.n_guards = max(len(self.guard_f[m][0]) + len(d.kinks(m)) for m in self.modes) or 1
+            self.n_guards = max(len(self.guard_f[m][0]) + (0 if self.kink_f[m] is None else self.kink_f[m].n)
+                                for m in self.modes) or 1
             self.records = []  # (t, y, yd, mode, the solver's interpolant on the step)
             self.mode0 = mode
             # non-finite residuals and the CPU-time budget, checked inside the solver's
@@ -143,7 +144,7 @@ def _problem_class():
             if self.d.model.is_sliding(mode):
                 s = self.d.model.mode(mode)
                 if s.kind == "constrained":
-                    a[self.d.y.index(s.algebraic)] = 0.0
+                    a[list(self.d.model.state_names).index(str(s.algebraic))] = 0.0
             return a
 
         def mode_of(self, sw):
@@ -278,7 +279,7 @@ class _AssimuloSolver(ReferenceSolver):
 
     def _solve(self, problem, t_eval=None):
         model = problem.model
-        d = derive(model)
+        d = model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = param_vector(model, problem.params)
         loop = self.mode_loop(ModeLogic(d, p), problem)
         t0, t_end = loop.t0, loop.t_end

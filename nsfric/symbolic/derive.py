@@ -28,7 +28,7 @@ import numpy as np
 import sympy as sp
 
 from .codegen import generate
-from .frozen import FrozenModel, Reshaped, region_at
+from .frozen import FrozenModel, IterationMatrix, Reshaped, region_at
 from .laws import lam as LAM
 from .model import HybridModel, Region, Sliding
 from .normal import real_abs, step_sign
@@ -357,8 +357,7 @@ class DerivedModel:
             c = sp.Symbol("c_j")
             J = sp.Matrix(res).jacobian(Y) + c * sp.Matrix(res).jacobian(YP)
             f = generate(list(J), ([c], self.y, self.yp, [LAM], self.p), self.backend)
-            n = self.n + 1
-            return lambda cj, y, yp, lam, p: f([cj], y, yp, lam, p).reshape(n, n)
+            return IterationMatrix(f, (self.n + 1, self.n + 1))
         return self._numeric_fn(("residual_jacobian", mode), build)
 
     def switching_values(self, y, p):

@@ -75,6 +75,14 @@ class Reshaped:
         return self.f(y, p).reshape(self.shape)
 
 
+class IterationMatrix(Reshaped):
+    """``J(c, y, yp, lam, p)``: the generated ``f([c], y, yp, lam, p)`` reshaped to
+    ``shape`` (a DAE residual's iteration matrix ``dF/dY + c dF/dY'``)."""
+
+    def __call__(self, c, y, yp, lam, p):
+        return self.f([c], y, yp, lam, p).reshape(self.shape)
+
+
 def _code_names(code) -> set:
     names = set(code.co_names)
     for c in code.co_consts:
@@ -245,6 +253,11 @@ class FrozenDerived:
             raise AttributeError(name)
         return getattr(self.model.symbolic.derived(self.backend), name)
 
+    @property
+    def n(self) -> int:
+        """The number of states."""
+        return len(self.model.states)
+
     def _get(self, key: tuple, make):
         """The function stored as ``key`` (a tuple of names), from memory, the entry, or
         ``make(derived)`` on the symbolic derivation (then stored)."""
@@ -278,10 +291,10 @@ def _cached(name: str):
 
 #: the derived functions a reference solver asks for, each cached under ``(name, *arguments)``
 CACHED = ("rhs", "jac", "guards", "guard_rates", "kink_values", "one_sided", "sigma", "sigma2", "reset",
-          "region_reset", "outputs")
+          "region_reset", "outputs", "residual", "residual_jacobian")
 for _name in CACHED:
     setattr(FrozenDerived, _name, _cached(_name))
 
 
-__all__ = ["CACHED", "FrozenDerived", "FrozenModel", "Reshaped", "compile_function", "load_function", "model_record",
+__all__ = ["CACHED", "FrozenDerived", "FrozenModel", "IterationMatrix", "Reshaped", "compile_function", "load_function", "model_record",
            "namespace_recipe", "region_at", "wrap"]

@@ -45,7 +45,7 @@ import numpy as np
 
 from .. import cache_store
 from ..io import cache_dir
-from .frozen import FrozenModel, Reshaped, compile_function, load_function, model_record, namespace_recipe
+from .frozen import FrozenModel, IterationMatrix, Reshaped, compile_function, load_function, model_record, namespace_recipe
 
 #: bump when the entry layout changes
 FORMAT = 2
@@ -173,7 +173,8 @@ def encode(value) -> dict | None:
         return {"none": True}
     if isinstance(value, Reshaped):
         spec = _fn_spec(value.f)
-        return spec and {"reshape": list(value.shape), "fn": spec}
+        kind = "iteration_matrix" if isinstance(value, IterationMatrix) else "reshape"
+        return spec and {kind: list(value.shape), "fn": spec}
     if isinstance(value, tuple) and len(value) == 2:
         items, fn = value
         spec = None if fn is None else _fn_spec(fn)
@@ -194,6 +195,8 @@ def decode(obj: dict):
     fn = None if obj["fn"] is None else load_function(obj["fn"])
     if "reshape" in obj:
         return Reshaped(fn, obj["reshape"])
+    if "iteration_matrix" in obj:
+        return IterationMatrix(fn, obj["iteration_matrix"])
     if "names" in obj:
         return list(obj["names"]), fn
     if "guards" in obj:
