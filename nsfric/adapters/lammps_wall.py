@@ -74,12 +74,24 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "granular") -> 
     dict
         The case's observables, ``steps`` and the wall time ``seconds``.
     """
-    setup = impact_setup(CASE, STYLES, style, dt, params)
+    return run_wall_impact(CASE, STYLES, wall_fix, style, dt, params)
+
+
+def run_wall_impact(case_name: str, styles: dict, fix, style: str, dt: float, params: dict | None,
+                    check=None) -> dict:
+    """One LAMMPS run of a sphere-on-wall impact of ``case_name`` (the deck of this
+    module's docstring) with the wall command ``fix(values, style)``; ``check(values)``
+    may refuse parameters the style cannot represent (a ValueError naming them).
+    Returns the case's observables at zero overlap, ``steps`` and the wall time
+    ``seconds``."""
+    setup = impact_setup(case_name, styles, style, dt, params)
     case, values, dt, max_steps = setup.case, setup.values, setup.dt, setup.max_steps
     m, R, vn = values["m"], values["R"], values["v_n"]
     if not math.isclose(values["I"], INERTIA * m * R ** 2, rel_tol=1e-12):
         raise ValueError(f"I must be 2/5 m R^2 = {INERTIA * m * R ** 2:.6g} kg m^2 for LAMMPS's sphere, "
                          f"got {values['I']:.6g}")
+    if check is not None:
+        check(values)
     vx = values["psi_i"] * vn - R * values["omega_i"]
     box = 1e3 * R
     r = repr
@@ -88,7 +100,7 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "granular") -> 
             "create_box 1 box", f"create_atoms 1 single 0 {r(R)} 0 units box", f"set atom 1 diameter {r(2 * R)}",
             f"set atom 1 mass {r(m)}", f"set atom 1 vx {r(vx)} vy {r(-vn)} vz 0",
             f"set atom 1 omega 0 0 {r(values['omega_i'])}", "pair_style none", f"neighbor {r(0.5 * R)} bin",
-            "fix integrate all nve/sphere", f"timestep {r(float(dt))}", wall_fix(values, style),
+            "fix integrate all nve/sphere", f"timestep {r(float(dt))}", fix(values, style),
             f"variable apart equal (y[1]>={r(R)})*(step>1)", "fix stop all halt 1 v_apart > 0.5 error continue",
             "thermo 0"]
     start = time.perf_counter()
