@@ -342,14 +342,15 @@ class ChungOoi(SphereWall):
         t = np.linspace(sol.t_span[0], end, 2001)
         xi = sol.params["R"] - sol(t)[list(sol.model.state_names).index("y")]
         k = int(np.argmax(xi))
-        out["xi_max"] = self._peak_overlap(sol, t[max(k - 1, 0)], t[min(k + 1, len(t) - 1)])
+        t_max, out["xi_max"] = self._peak_overlap(sol, t[max(k - 1, 0)], t[min(k + 1, len(t) - 1)])
         if split_law(law)[1] == "hertz":  # elastic: the largest force at the largest overlap
-            out["F_n_max"] = sol.params["k_n_tilde"] * out["xi_max"] ** 1.5
+            out["F_n_max"] = float(sol.derived("F_n", t=[t_max])[0])
         return out
 
     @staticmethod
-    def _peak_overlap(sol, lo, hi) -> float:
-        """The largest overlap on ``[lo, hi]``: where ``vy`` changes sign, bisected."""
+    def _peak_overlap(sol, lo, hi) -> tuple:
+        """``(t, overlap)`` of the largest overlap on ``[lo, hi]``: where ``vy`` changes
+        sign, bisected."""
         names = list(sol.model.state_names)
         iy, ivy = names.index("y"), names.index("vy")
         for _ in range(100):
@@ -357,7 +358,7 @@ class ChungOoi(SphereWall):
             if mid in (lo, hi):
                 break
             lo, hi = (mid, hi) if sol(np.array([mid]))[ivy, 0] < 0 else (lo, mid)
-        return float(sol.params["R"] - sol(np.array([lo]))[iy, 0])
+        return lo, float(sol.params["R"] - sol(np.array([lo]))[iy, 0])
 
     def impact_observables(self, values, y_end, names, t_end) -> dict:
         """:meth:`SphereWall.impact_observables` with ``e_t_com`` and the rebound angle."""
