@@ -116,18 +116,14 @@ def exact_corner_drift(case, params: dict, window, solvers=EXACT_SOLVERS) -> dic
     stuck (both corners) throughout: ``{"drift", "both_stuck", "solver", "failed"}``
     (``drift`` NaN, never drawn, when every solver fails; ``failed`` names them).  A
     solver stopped by its budget counts as failed too: IDA needs minutes of CPU at some
-    sizes, beyond the default wall budget on a loaded machine, and one missing point must
+    sizes, beyond the default budget, and one missing point must
     not stop the case (``nsfric report`` stopped at it twice)."""
-    from nsfric.errors import BudgetError, SolverFailure, ZenoError
+    def solve(solver):
+        return case.reference_solution(LAW, solver=solver, params=params, t_end=window[1],
+                                       t_eval=np.linspace(window[0], window[1], 201))
 
-    failed = []
-    for solver in solvers:
-        try:
-            sol = case.reference_solution(LAW, solver=solver, params=params, t_end=window[1],
-                                          t_eval=np.linspace(window[0], window[1], 201))
-        except (SolverFailure, ZenoError, BudgetError) as exc:
-            failed.append(f"{solver}: {type(exc).__name__}")
-            continue
+    sol, solver, failed = S.first_that_ends(solve, solvers)
+    if sol is not None:
         x = sol(np.array(window, dtype=float))[sol.state_names.index("x")]
         moving = [e for e in sol.events if window[0] <= e.t <= window[1]]
         return {"drift": float(x[1] - x[0]), "both_stuck": not moving and sol.mode_at(window[0]) == "ss",

@@ -308,27 +308,34 @@ def drift_vs_size(case, sizes, integrators=DELTA_SCHEMES, dt=DT_PAPER, alpha=15.
 SIZE_SOLVERS = ("filippov", "ida")
 
 
-def exact_size_row(case, params: dict, window, solvers=SIZE_SOLVERS) -> dict:
-    """Fig 5's exact row at one size: the drift of the first solver of ``solvers`` that
-    ends (:func:`exact_drift`); a solver that fails -- a solver failure, a Zeno stop, or
-    its budget -- passes to the next, and where every one fails the row is NaN (never
-    drawn) and its ``scheme`` names each solver with why it failed."""
+def first_that_ends(solve, solvers) -> tuple:
+    """``(solve(solver), solver, failed)`` for the first of ``solvers`` whose ``solve``
+    ends; a solver failure, a Zeno stop or its budget passes to the next, named in
+    ``failed`` (``"solver: Error"``); ``(None, None, failed)`` when none ends."""
     from nsfric.errors import BudgetError
 
-    span = window[1] - window[0]
     failed = []
     for solver in solvers:
         try:
-            ex = exact_drift(case, params, window, (solver,))[solver]
+            return solve(solver), solver, failed
         except (SolverFailure, ZenoError, BudgetError) as exc:
             failed.append(f"{solver}: {type(exc).__name__}")
-            continue
-        return {"integrator": "exact", "scheme": f"exact ({solver})", "l": float(params["l"]),
-                **_stats(np.array([ex["drift"]])), "rate": ex["drift"] / span,
-                "stick_time": next((tt for k, tt in ex["events"] if k == "stick"), float("nan")),
+    return None, None, failed
+
+
+def exact_size_row(case, params: dict, window, solvers=SIZE_SOLVERS) -> dict:
+    """Fig 5's exact row at one size: the drift of the first solver of ``solvers`` that
+    ends (:func:`exact_drift`, :func:`first_that_ends`); where every one fails the row is
+    NaN (never drawn) and its ``scheme`` names each solver with why it failed."""
+    span = window[1] - window[0]
+    ex, solver, failed = first_that_ends(lambda s: exact_drift(case, params, window, (s,))[s], solvers)
+    if ex is None:
+        return {"integrator": "exact", "scheme": f"exact (failed: {', '.join(failed)})", "l": float(params["l"]),
+                **_stats(np.array([np.nan])), "rate": float("nan"), "stick_time": float("nan"),
                 "from_start_abs": float("nan")}
-    return {"integrator": "exact", "scheme": f"exact (failed: {', '.join(failed)})", "l": float(params["l"]),
-            **_stats(np.array([np.nan])), "rate": float("nan"), "stick_time": float("nan"),
+    return {"integrator": "exact", "scheme": f"exact ({solver})", "l": float(params["l"]),
+            **_stats(np.array([ex["drift"]])), "rate": ex["drift"] / span,
+            "stick_time": next((tt for k, tt in ex["events"] if k == "stick"), float("nan")),
             "from_start_abs": float("nan")}
 
 
