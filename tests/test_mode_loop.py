@@ -236,3 +236,27 @@ def test_stiff_dsds_stick_onset_is_not_refused_as_chattering(solver):
         t = np.linspace(0, 5.0, 501)
         err = max(np.max(np.abs(sol(ti) - exact(ti))) for ti in t)
         assert err < 1e-10, err
+
+
+def test_a_switching_function_counts_as_zero_in_its_own_units():
+    """The rounding tolerance of a switching function's value is the size of the states'
+    terms in it (``sum_j |dh/dy_j| |y_j|``), not the largest state: an overlap of
+    6.5e-8 m beside a spin of 3.75e5 rad/s is no contact end (it was, within
+    ``1e-12 max |y|`` = 3.75e-7; the Chung & Ooi T5 case in tests/test_chung_ooi.py)."""
+    from types import SimpleNamespace
+
+    from nsfric.solvers.switching import _group_tolerances, state_scales
+
+    R = 1e-5
+    y = np.array([R - 6.5e-8, 0.0, 3.75e5])  # centre height, its velocity, spin
+
+    def h(y, p):  # the overlap and a tangential speed (another unit)
+        return np.array([p[0] - y[0], y[1] + p[0] * y[2]])
+
+    scales = state_scales(h, y, (R,))
+    assert scales == pytest.approx([y[0], R * y[2]], rel=1e-6)
+    guards = [SimpleNamespace(label="h->0"), SimpleNamespace(label="v_t->0")]
+    vals, rates = h(y, (R,)), np.zeros(2)
+    tol, _ = _group_tolerances(guards, vals, rates, y, 1e-8, scales)
+    assert tol[0] == pytest.approx(1e-12 * y[0]) and abs(vals[0]) > tol[0]
+    assert tol[1] == pytest.approx(1e-12 * R * y[2])

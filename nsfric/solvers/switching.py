@@ -20,7 +20,7 @@ from ..errors import ZenoError
 from ..solution import Event, Segment
 
 __all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "indicator_tol", "no_progress",
-           "resolution", "sign_beyond", "stalled_at_contact_end", "tangent_tol"]
+           "resolution", "sign_beyond", "stalled_at_contact_end", "state_scales", "tangent_tol"]
 
 
 def resolution(t):
@@ -302,7 +302,7 @@ class ModeLogic:
                 return mode
             vals = self.value("guards", (mode,), y, t)
             rates = self.value("guard_rates", (mode,), y, t)
-            tol, rtol = _group_tolerances(gs, vals, rates, y, t)
+            tol, rtol = _group_tolerances(gs, vals, rates, y, t, state_scales(gf, y, self.p))
             active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
                       if v > tl or (v >= -tl and r > rt)]
             if not active:
@@ -335,16 +335,38 @@ class ModeLogic:
         return -sign * float(self.value("sigma2", (surface, mode), y, t)[0]) > tol
 
 
-def _group_tolerances(guards, vals, rates, y, t=None):
+def state_scales(f, y, p, step=1e-4):
+    """``sum_j |df_i/dy_j| |y_j|`` for each output ``f_i`` of ``f(y, p)``: the size of
+    the terms the states contribute to ``f_i``, in ``f_i``'s own units -- what rounding
+    of the states moves ``f_i`` by, relative.  Estimated by relative differences
+    (``y_j -> y_j (1 + step)``); a state at zero contributes nothing."""
+    y = np.asarray(y, dtype=float)
+    f0 = np.asarray(f(y, p), dtype=float).reshape(-1)
+    out = np.zeros_like(f0)
+    for j, yj in enumerate(y):
+        if yj == 0.0 or not np.isfinite(yj):
+            continue
+        yp = y.copy()
+        yp[j] = yj * (1.0 + step)
+        d = np.abs(np.asarray(f(yp, p), dtype=float).reshape(-1) - f0) / step
+        out += np.where(np.isfinite(d), d, 0.0)
+    return out
+
+
+def _group_tolerances(guards, vals, rates, y, t=None, scales=None):
     """Rounding tolerances of guard values and rates over each group of guards of one
     kind: the exit guards of a sliding mode (indicators ``sigma``) and the switching
     functions (``h -> 0``; a sticking contact's end) differ in units.
 
-    A value counts as zero within ``1e-12 max(max |values|, max |y|)`` -- relative to the
-    scale of the state, so an impact at ``v_i = 1e-12`` (every state near 1e-12) is not
-    rounding -- widened by what the event's time resolution moves each guard by
-    (``|rate| resolution(t)``, the residue of a located root).  A rate counts as zero
-    within ``1e-12 (1 + max |rates|)``."""
+    An exit guard's value counts as zero within ``1e-12 max(max |values|, max |y|)`` --
+    relative to the scale of the state, so an impact at ``v_i = 1e-12`` (every state near
+    1e-12) is not rounding.  A switching function's value counts as zero within
+    ``1e-12 max(|value|, scale)``, its own ``scale`` the size of the states' terms in it
+    (:func:`state_scales`, in its own units; ``max |y|`` where not given): the largest
+    state may be of other units -- a spin of 3.75e5 rad/s beside an overlap of 6.5e-8 m
+    made a contact at its largest overlap count as ended.  Both are widened by what the
+    event's time resolution moves each guard by (``|rate| resolution(t)``, the residue of
+    a located root).  A rate counts as zero within ``1e-12 (1 + max |rates|)``."""
     vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
     scale = float(np.max(np.abs(y))) if np.size(y) else 0.0
     exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
@@ -353,6 +375,9 @@ def _group_tolerances(guards, vals, rates, y, t=None):
         if grp.any():
             tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
             rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
+    if scales is not None:
+        own = ~exit_
+        tol[own] = 1e-12 * np.maximum(np.maximum(np.abs(vals[own]), np.asarray(scales, dtype=float)[own]), 1e-300)
     tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
     return tol, rtol
 
