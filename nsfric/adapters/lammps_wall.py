@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from .lammps import INERTIA, _lammps
+from .lammps import INERTIA, _lammps, available  # noqa: F401  (available: what nsfric verify --code asks)
 from ._runner import impact_runner, impact_setup
 
 #: the case the adapter runs

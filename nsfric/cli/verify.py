@@ -6,8 +6,8 @@ observables; :mod:`nsfric.study.verify_input`), prints one line per parameter po
 observable (its status, order, limit and offset) and writes ``verify.json``,
 ``verify.csv`` and ``verify.png`` (:mod:`nsfric.study.verify`).  ``--law auto`` tests
 every law of the case.  ``--code lammps|kratos [--style STYLE] --dt DT --dt DT --dt DT ...``
-instead of ``--input`` runs the other code itself over the step ladder, in-process
-(:mod:`nsfric.adapters`).  Bad input: one line on stderr, exit code 2, nothing written.
+instead of ``--input`` runs the other code itself over the step ladder, in-process, by
+the code's adapter for the case (:data:`CODES`, :mod:`nsfric.adapters`).  Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
 
@@ -46,9 +46,23 @@ def cmd_verify(args):
     return 0
 
 
-#: the codes ``--code`` runs in-process: name -> its default style (the adapter is
-#: ``nsfric.adapters.NAME``)
-CODES = {"lammps": "gran/hooke/history", "kratos": "DEM_D_Linear_viscous_Coulomb"}
+#: the codes ``--code`` runs in-process: name -> its adapters (modules of
+#: :mod:`nsfric.adapters`, each running one case: its ``CASE``), the first style of each
+#: adapter's ``STYLES`` the default
+CODES = {"lammps": ("lammps", "lammps_wall", "lammps_chung"), "kratos": ("kratos",)}
+
+
+def adapter_for(code: str, case: str, UsageError):
+    """The adapter module of ``code`` that runs ``case``; UsageError naming the cases the
+    code runs otherwise."""
+    import importlib
+
+    modules = [importlib.import_module(f"nsfric.adapters.{m}") for m in CODES[code]]
+    for adapter in modules:
+        if adapter.CASE == case:
+            return adapter
+    cases = sorted({a.CASE for a in modules})
+    raise UsageError(f"--code {code} runs the case{'s' if len(cases) > 1 else ''} {', '.join(cases)}, not {case!r}")
 
 
 def _source(args, case: str, UsageError) -> dict:
@@ -62,14 +76,10 @@ def _source(args, case: str, UsageError) -> dict:
         if not os.path.isfile(args.input):
             raise UsageError(f"--input {args.input!r}: no such file")
         return {"input": args.input}
-    import importlib
-
-    adapter = importlib.import_module(f"nsfric.adapters.{args.code}")
-    style = args.style or CODES[args.code]
+    adapter = adapter_for(args.code, case, UsageError)
+    style = args.style or next(iter(adapter.STYLES))
     if style not in adapter.STYLES:
-        raise UsageError(f"--style must be one of {sorted(adapter.STYLES)}, got {style!r}")
-    if case != adapter.CASE:
-        raise UsageError(f"--code {args.code} runs the case {adapter.CASE}, not {case!r}")
+        raise UsageError(f"--style must be one of {sorted(adapter.STYLES)} on case {case}, got {style!r}")
     if not args.law and not args.convention and getattr(adapter.STYLES[style], "exact", "") is None:
         raise UsageError(f"--style {style}: nsfric has no exact law of this style; give --law (the law to "
                          "measure it against) or --convention")
@@ -95,9 +105,11 @@ def register(sub):
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
                    help="run this code in-process over the steps --dt instead of reading --input")
-    s.add_argument("--style", metavar="STYLE", help="the code's contact style (lammps: gran/hooke/history, "
-                   "gran/hertz/history, granular/NORMAL/TANGENTIAL, see nsfric.adapters.lammps_styles.STYLES; "
-                   "kratos: DEM_D_Linear_viscous_Coulomb)")
+    s.add_argument("--style", metavar="STYLE", help="the code's contact style, by case (lammps on oblique-impact: "
+                   "gran/hooke/history, gran/hertz/history, granular/NORMAL/TANGENTIAL, see "
+                   "nsfric.adapters.lammps_styles.STYLES; on sphere-wall: granular, hooke/history, "
+                   "granular-nohistory; on chung-ooi: hertz-mindlin, hertz-mindlin-force; kratos on sphere-wall: "
+                   "DEM_D_Linear_viscous_Coulomb); default: the first")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",
