@@ -114,6 +114,21 @@ def kratos(Fe_old, RelVel, Fn, dt, p):
     return Fe + Fv, Fe
 
 
+def dirt(old_spring, vt, f_n, dt, p):
+    # crates/dirt_wall/src/contact.rs wall_tangential_force: vt the sphere's contact-point velocity
+    # relative to the wall, ft the force on the sphere, s its stored spring
+    s = old_spring - (old_spring @ N) * N + vt * dt
+    ft_max, k_t = p["mu"] * abs(f_n), p["k_t"]
+    s_mag = _len(s)
+    if k_t * s_mag > ft_max and k_t * s_mag > 1e-30:
+        s = s * (ft_max / (k_t * s_mag))
+    ft = -(k_t * s + p["gamma_t"] * vt)
+    ft_mag = _len(ft)
+    if ft_mag > ft_max and ft_mag > 1e-30:
+        ft = ft * (ft_max / ft_mag)
+    return ft, s
+
+
 def chrono_multicore(shear_disp, relvel_t, forceN_mag, dT, p):
     # shear_body1 == b1 (the sphere), normal along y; the force on the sphere is -forceT
     shear_disp = shear_disp + relvel_t * dT
@@ -147,6 +162,7 @@ TRANSCRIPTIONS = {
     "liggghts-history": (liggghts, "displacement", -1),
     "yade-viscoelastic": (yade, "force", 1),  # YADE stores the shear force on body 2 (= -F_e on the sphere)
     "kratos-linear-viscous-coulomb": (kratos, "force", -1),
+    "dirt-wall-mindlin": (dirt, "displacement", -1),
     "chrono-multicore-multistep": (chrono_multicore, "displacement", -1),
     "chrono-smc-onestep": (chrono, "none", 0),
 }
@@ -239,19 +255,21 @@ def test_same_step_in_the_plane(p45):
 
 @pytest.fixture(scope="module")
 def limits45(p45):
-    return {law: Z.exact_limit(law, p45) for law in ("d-sds", "sds-elastic-test", "sds-trim", "coulomb-viscous")}
+    return {law: Z.exact_limit(law, p45) for law in ("d-sds", "sds-elastic-test", "sds-trim", "sds-clip",
+                                                     "coulomb-viscous")}
 
 
 @pytest.mark.parametrize("name", list(TRANSCRIPTIONS))
 def test_each_step_converges_to_its_own_limit(name, p45, limits45):
     """At 45 deg the limits differ by >= 5e-3 in e_t; each step at t_n/1600 lies within
     2e-5 of its own limit (Chrono's 2e-3: its force carries k_t |v| dt, 1.7 % of its
-    dashpot's at t_n/1600, with a large constant), and the error falls at first order where the limit's force
+    dashpot's at t_n/1600, with a large constant; DIRT's 3e-5, 2.9e-5 measured: its spring
+    reaches the shrinking cap of the unloading stick in steps), and the error falls at first order where the limit's force
     is continuous (LIGGGHTS's and YADE's jumps by gamma v at slip onset: erratic errors)."""
     rule = S.get_slip_rule(name)
     ladder = Z.step_ladder(name, p45, (200, 400, 800, 1600))
     err = np.array([r["e_t"] for r in ladder["runs"]]) - limits45[rule.limit]["e_t"]
-    assert abs(err[-1]) < (2e-3 if name.startswith("chrono") else 2e-5)
+    assert abs(err[-1]) < (2e-3 if name.startswith("chrono") else 3e-5 if name.startswith("dirt") else 2e-5)
     for law, ref in limits45.items():
         if law != rule.limit:
             assert abs(ref["e_t"] - limits45[rule.limit]["e_t"]) > 5 * abs(err[-1])
@@ -271,16 +289,19 @@ def test_the_issue_s_numbers_at_45_degrees(limits45):
 
 def test_limits_against_a_second_solver(p45):
     """The exact limits at 45 deg (stick, micro-slip and slip): Filippov against IDA for
-    sds-trim and coulomb-viscous (IDA stalls on sds-elastic-test there, near the force
-    end), against Filippov on Radau's stepper for sds-elastic-test; IDA for
-    sds-elastic-test at 20 deg."""
-    for law in ("sds-trim", "coulomb-viscous"):
+    sds-trim, sds-clip (its spring held on the shrinking cap) and coulomb-viscous (IDA
+    stalls on sds-elastic-test there, near the force end), against Filippov on Radau's
+    stepper for sds-elastic-test (and sds-clip: 3e-15); IDA for sds-elastic-test at 20 deg."""
+    for law in ("sds-trim", "sds-clip", "coulomb-viscous"):
         a = Z.exact_limit(law, p45, energy=False)
-        b = Z.exact_limit(law, p45, solver="ida", energy=False, max_seconds=60)
+        # IDA at the zoo's 1e-13/1e-17 stalls on sds-clip (beyond 60 s of CPU); at 1e-12/1e-14: 0.1 s, 3e-11 apart
+        loose = {"rtol": 1e-12, "atol": 1e-14} if law == "sds-clip" else {}
+        b = Z.exact_limit(law, p45, solver="ida", energy=False, max_seconds=60, **loose)
         assert abs(a["e_t"] - b["e_t"]) < 1e-9 and abs(a["beta"] - b["beta"]) < 1e-9, law
-    a = Z.exact_limit("sds-elastic-test", p45, energy=False)
-    b = Z.exact_limit("sds-elastic-test", p45, energy=False, method="Radau")
-    assert abs(a["e_t"] - b["e_t"]) < 1e-9
+    for law in ("sds-elastic-test", "sds-clip"):
+        a = Z.exact_limit(law, p45, energy=False)
+        b = Z.exact_limit(law, p45, energy=False, method="Radau")
+        assert abs(a["e_t"] - b["e_t"]) < 1e-9, law
     p20 = Z.standard_impact(20.0)
     a = Z.exact_limit("sds-elastic-test", p20, energy=False)
     b = Z.exact_limit("sds-elastic-test", p20, solver="ida", energy=False, max_seconds=60)

@@ -60,7 +60,7 @@ REFERENCE = "built-in: sphere on a flat wall, oblique impact with spin (nsfric)"
 TANGENTIAL = ("coulomb", "cundall-strack", "d-sds", "c-sds")
 #: the continuous limits of the production codes' rules (the slip-rule zoo,
 #: :mod:`nsfric.schemes.slip_rules`), same ``k_t``, ``gamma_t`` and bound ``mu |F_n|``
-ZOO_TANGENTIAL = ("sds-elastic-test", "sds-trim", "coulomb-viscous")
+ZOO_TANGENTIAL = ("sds-elastic-test", "sds-trim", "sds-clip", "coulomb-viscous")
 NORMAL = ("linear-dashpot", "linear-dashpot-force-end")
 psi_i, v_n, omega_i = sp.symbols("psi_i v_n omega_i", real=True)
 ks_ratio = sp.Symbol("ks_ratio", positive=True)
@@ -185,6 +185,7 @@ def tangential_law(name: str):
         "c-sds": lambda: T.c_sds(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "sds-elastic-test": lambda: Z.sds_elastic_test(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "sds-trim": lambda: Z.sds_trim(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
+        "sds-clip": lambda: Z.sds_clip(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "coulomb-viscous": lambda: T.coulomb_viscous((gamma, mu), T.gamma_t, L.mu * L.F_N),
     }
     return T.with_normal_magnitude(build[name]())
@@ -267,7 +268,8 @@ class SphereWall(ComposedLaws, Case):
     #: near the threshold of gross sliding
     partial_observables = ("t_vt0",)
     #: the SDS spring (``xi ~ 1e-7 m``) resolved to 1e-7 of itself, as in ``oblique-impact``
-    solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim")
+    solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim",
+                                                              "sds-clip")
                        for s in ("filippov", "ida")}
 
     tangential_laws, normal_laws = TANGENTIAL + ZOO_TANGENTIAL, NORMAL

@@ -82,6 +82,8 @@ NAMES = {'version': '0.1.0',
           'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
                       'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
                       'applications/DEMApplication/custom_constitutive)',
+          'sds-clip': "nsfric slip-rule zoo: the dt -> 0 limit of DIRT's wall_tangential_force "
+                      '(SueHeir/dirt, crates/dirt_wall/src/contact.rs)',
           'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
           'd-sds': 'Führer, Brendel & Wolf (2024) eqs 1-3, 18-20',
           'cundall-strack': 'Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); Schäfer, Dippel & Wolf '

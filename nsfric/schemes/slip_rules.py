@@ -238,6 +238,22 @@ def kratos_linear_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
     return Fe + Fv, Fe
 
 
+def dirt_wall_tangential(spring, v_t, Fn, dt, p):
+    """DIRT ``wall_tangential_force`` (sphere-wall; the zoo's constant ``k_t`` and
+    ``gamma_t`` in place of its Mindlin ``8 G* sqrt(R delta)`` and its damping):
+    ``s += v_t dt``; the *spring* capped first (``k_t |s| > mu |F_n|``: ``s`` scaled so
+    that ``k_t |s| = mu |F_n|``); ``F = -(k_t s + gamma_t v_t)``; the *total* then scaled
+    to ``mu |F_n|`` where it exceeds it, the spring kept (no reset to the total's cap)."""
+    k, ft_max = p["k_t"], p["mu"] * abs(Fn)
+    s = spring + v_t * dt
+    if k * abs(s) > ft_max and k * abs(s) > 1e-30:
+        s = s * (ft_max / (k * abs(s)))
+    F = -(k * s + p["gamma_t"] * v_t)
+    if abs(F) > ft_max and abs(F) > 1e-30:
+        F = F * (ft_max / abs(F))
+    return F, s
+
+
 def chrono_smc_onestep(_none, v_t, Fn, dt, p):
     """Chrono ``ChDefaultContactForceTorqueSMC`` (Hooke, ``OneStep``): no history,
     ``forceT = min(kt |v_t| dT + gt |v_t|, mu |F_n|)`` against ``v_t`` where ``|v_t| >=
@@ -310,6 +326,13 @@ register_slip_rule(SlipRule(
     "the total force is clipped to mu F_n but the spring keeps loading until its elastic part alone reaches the "
     "cap: in micro-slip the spring stores more than the D-SDS's (the Kratos wheel converges to this limit at "
     "psi_i = 0.5; near psi_i = 1 neither it nor this step has a limit yet)"))
+register_slip_rule(SlipRule(
+    "dirt-wall-mindlin", "DIRT wall contact, tangential (Mindlin) sliding friction",
+    "SueHeir/dirt crates/dirt_wall/src/contact.rs @ 0c342393f598, wall_tangential_force (particle-particle: "
+    "crates/dirt_granular/src/contact/force.rs, the same two caps)", "velocity-verlet", "sds-clip", "displacement",
+    dirt_wall_tangential,
+    "the spring capped on its own, then the total force clipped to mu F_n without touching the spring: as Kratos "
+    "in micro-slip (the dashpot trimmed, not the spring reset), but on a shrinking cap the dashpot is kept"))
 register_slip_rule(SlipRule(
     "chrono-multicore-multistep", "Chrono::Multicore SMC, Hooke, tangential displacement MultiStep",
     "projectchrono/chrono src/chrono_multicore/solver/ChIterativeSolverMulticoreSMC.cpp, function_CalcContactForces",

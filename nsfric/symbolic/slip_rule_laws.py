@@ -34,6 +34,17 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   sliding; near ``psi_i = 1`` neither the wheel nor the transcribed step converges on
   ``t_n/50 ... t_n/3200``: the law lacks a regime between them (open).
 
+* :func:`sds_clip` -- DIRT ``wall_tangential_force`` (``crates/dirt_wall/src/contact.rs``):
+  the spring ``s += v dt`` is capped on its own (``k |s| <= mu F_n``), then the total
+  ``-(k s + gamma v)`` is scaled down to ``mu F_n`` where it exceeds it, the spring kept.
+  As ``dt -> 0``: :func:`sds_trim`'s trim, but the spring never exceeds its cap: where
+  the normal force falls while the contact sticks, the cap ``mu F_n`` shrinks onto the
+  spring and holds it (Kratos caps ``F_e`` only where the *total* exceeds the cap, so
+  its spring, and ``sds-trim``'s, stays above), and held there the force is the total
+  clipped, ``clip(+-bound - gamma v, -bound, bound)`` (the dashpot kept).  Found by
+  measurement: DIRT's step converges to ``e_t`` 0.4763 at 45 deg, 1 % above
+  :func:`sds_trim`'s 0.4713, and leaves it where the spring reaches the shrinking cap.
+
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
 LAMMPS ``linear_history`` (and ``linear_history_classic``) and MercuryDPM's sliding
@@ -41,11 +52,15 @@ friction converge to the D-SDS.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .laws import Branch, F_max, LawSliding, P, TangentialLaw, gamma, k, register_law, v, xi
+from .normal import real_abs
 
 ZOO = "nsfric slip-rule zoo: the dt -> 0 limit of"
 LIGGGHTS_YADE = (f"{ZOO} LIGGGHTS tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE "
                  "ViscoelasticPM.cpp (yade/trunk)")
+DIRT = f"{ZOO} DIRT's wall_tangential_force (SueHeir/dirt, crates/dirt_wall/src/contact.rs)"
 KRATOS = (f"{ZOO} Kratos DEM DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, "
           "applications/DEMApplication/custom_constitutive)")
 
@@ -102,5 +117,33 @@ def sds_trim(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
                          slidings, doc=sds_trim.__doc__)
 
 
-for _law in (sds_elastic_test, sds_trim):
+def _max(a, b):
+    """``max(a, b)`` through ``|a - b|`` (a kink the solvers locate)."""
+    return (a + b + real_abs(a - b)) / 2
+
+
+def sds_clip(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
+    """Spring capped on its own, total force clipped (the limit of DIRT's step; module
+    docstring).
+
+    As :func:`sds_trim` (``F = clip(-k xi - gamma v, -bound, bound)`` with ``xi' = v``
+    while ``|k xi| < bound``), but the spring is held on the cap ``-k xi = +-bound`` also
+    while the total is below it (``sds-trim``'s stick lets ``|k xi|`` exceed ``bound``
+    there), and held there the force is the clipped total ``clip(+-bound - gamma v,
+    -bound, bound)``: ``max(-bound, bound - gamma max(v, 0))`` on ``cap+`` and
+    ``-max(-bound, bound - gamma max(-v, 0))`` on ``cap-``.
+    ``params`` default: ``k, gamma, F_max``.
+    """
+    base = sds_trim(k, gamma, bound, params)
+    stick = base.branches["stick"]  # the spring capped while sticking too: |k xi| <= bound everywhere
+    branches = {**base.branches, "stick": replace(stick, signs={**stick.signs, "e_plus": -1, "e_minus": 1})}
+
+    def held(sign):  # the dashpot where it opposes the held spring, the total clipped at -+bound
+        return sign * _max(-bound, bound - gamma * _max(sign * v, 0))
+
+    slidings = {n: replace(sl, F=held(1 if n == "cap+" else -1)) for n, sl in base.slidings.items()}
+    return replace(base, name="sds-clip", reference=DIRT, branches=branches, slidings=slidings, doc=sds_clip.__doc__)
+
+
+for _law in (sds_elastic_test, sds_trim, sds_clip):
     register_law(_law)
