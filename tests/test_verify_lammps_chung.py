@@ -40,6 +40,45 @@ def test_lammps_mindlin_converges_to_the_exact_law_not_monotonically():
     assert abs(err[1600]) < abs(err[100]) / 100 and abs(err[1600]) < 1e-7, err
 
 
+def test_lammps_mindlin_rescale_converges_at_first_order_to_its_law_and_is_told_apart():
+    """``tangential mindlin_rescale`` (the stored displacement scaled by ``a/a_old`` on
+    unloading) converges to ``mindlin-rescale/hertz`` (measured: order 1.05, 6.8e-5 in
+    psi_f at t_n/800) and not to ``mindlin/hertz``, 3.0e-3 away."""
+    law = lammps_chung.STYLES["hertz-mindlin-rescale"]
+    case, p = _point(law)
+    t_n = case.contact_t_end(law, case.bind(law, p)) / 2
+    res = nsfric.verify("chung-ooi", [law, "mindlin/hertz"], runner=lammps_chung.runner("hertz-mindlin-rescale"),
+                        dts=[t_n / n for n in (100, 200, 400)], params=p, observables=["psi_f"])
+    (q,) = res.to_dict()["points"]
+    assert q["converges_to"] == law, q["verdict"]
+    assert 0.85 < q["laws"][law]["order"] < 1.15, q
+
+
+def test_lammps_mindlin_rescale_force_converges_to_its_law_not_monotonically():
+    """``tangential mindlin_rescale/force`` (the stored force scaled by ``a/a_old`` on
+    unloading, as Kratos's Hertz law's ``minoring_factor``) at the stick-slip point: the
+    error in psi_f falls from 2.3e-5 (t_n/100) to 3e-7 (t_n/800), changing sign, like
+    ``mindlin``'s; ``mindlin-force/hertz`` lies 3.7e-3 away."""
+    law = lammps_chung.STYLES["hertz-mindlin-rescale-force"]
+    case, p = _point(law)
+    exact = case.reference_solution(law, params=p).summary
+    plain = case.reference_solution("mindlin-force/hertz", params=p).summary
+    err = {n: lammps_chung.run_chung_ooi(p, exact["t_n"] / n, "hertz-mindlin-rescale-force")["psi_f"] - exact["psi_f"]
+           for n in (100, 800)}
+    assert abs(err[800]) < abs(err[100]) / 20 and abs(err[800]) < 1e-6, err
+    assert abs(plain["psi_f"] - exact["psi_f"]) > 1000 * abs(err[800])
+
+
+@pytest.mark.parametrize("law", ["mindlin-rescale/hertz", "mindlin-rescale-force/hertz"])
+def test_the_rescaled_laws_agree_with_ida(law):
+    """Filippov against IDA at the stick-slip point (measured: 6e-11 in psi_f, 1.6e-10
+    relative in omega_f)."""
+    case, p = _point(law)
+    a = case.reference_solution(law, params=p).summary
+    b = case.reference_solution(law, params=p, solver="ida", max_seconds=60).summary
+    assert abs(a["psi_f"] - b["psi_f"]) < 1e-9 and abs(a["omega_f"] - b["omega_f"]) < 1e-9 * abs(a["omega_f"])
+
+
 def test_the_adapter_refuses_tangential_damping():
     case, p = _point("mindlin/hertz")
     with pytest.raises(ValueError, match="gamma_t must be 0"):

@@ -69,7 +69,7 @@ from nsfric.symbolic.coupling import couple
 
 REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
-TANGENTIAL = ("mindlin", "mindlin-force")
+TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force")
 NORMAL = ("hertz", "hertz-tsuji")
 #: initial overlap [m]: covered in ~1e-12 s against contact times of 1e-8 to 1e-3 s
 XI0 = 1e-12
@@ -259,7 +259,9 @@ def tangential_law(name: str):
     params = (L.P(T.k_ta, _DEFAULT["k_ta"], 0, lo_open=True, unit="N/m^2",
                   doc="tangential stiffness per unit contact radius 8 G*"),
               L.P(T.gamma_t, 0.0, 0, unit="kg/s", doc="tangential damping"), mu)
-    build = {"mindlin": lambda: T.mindlin(_R, params), "mindlin-force": lambda: T.mindlin_force(_R, params)}
+    build = {"mindlin": lambda: T.mindlin(_R, params), "mindlin-force": lambda: T.mindlin_force(_R, params),
+             "mindlin-rescale": lambda: T.mindlin_rescale(_R, params),
+             "mindlin-rescale-force": lambda: T.mindlin_rescale_force(_R, params)}
     return T.with_normal_magnitude(build[name]())
 
 
@@ -312,7 +314,7 @@ class ChungOoi(SphereWall):
     in_report = False
     observable_names = SphereWall.observable_names + ("e_t_com", "rebound_angle", "xi_max", "F_n_max")
     units = {**SphereWall.units, "rebound_angle": "deg", "xi_max": "m", "F_n_max": "N"}
-    solver_defaults = {(law, s): {"atol": 1e-15} for law in ("mindlin", "mindlin-force") for s in ("filippov", "ida")}
+    solver_defaults = {(law, s): {"atol": 1e-15} for law in TANGENTIAL for s in ("filippov", "ida")}
 
     tangential_laws, normal_laws = TANGENTIAL, NORMAL
     build_model = staticmethod(build_model)

@@ -101,6 +101,12 @@ NAMES = {'version': '0.1.0',
           'mindlin-force': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
                            'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) (mindlin_force '
                            '= 1)',
+          'mindlin-rescale': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
+                             'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) '
+                             '(mindlin_rescale = 1)',
+          'mindlin-rescale-force': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
+                                   'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) '
+                                   '(mindlin_rescale = 1, mindlin_force = 1)',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',

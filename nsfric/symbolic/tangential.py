@@ -355,16 +355,19 @@ def _mindlin_params(radius=True):
             + (P(mu, 0.25, 0, doc="friction coefficient"),))
 
 
-def _force_history(name, doc, reference, overlap_term: bool, R, params) -> TangentialLaw:
+def _force_history(name, doc, reference, overlap_term: bool, R, params, rescale: bool = False) -> TangentialLaw:
     """A spring-dashpot-slider on the elastic force ``F_e`` with the stiffness ``k_ta a``:
     ``F_S = F_e - gamma_t v``; sticking ``dF_e/dt = -k_ta a v`` (``+ F_e (da/dt)/a`` with
-    ``overlap_term``); sliding ``F_e`` tied to ``|F_S| = mu F_N``."""
+    ``overlap_term``, and once more while unloading, ``+ F_e min(da/dt, 0)/a``, with
+    ``rescale``); sliding ``F_e`` tied to ``|F_S| = mu F_N``."""
     a = contact_radius(R)
     F_S = F_e - gamma_t * v
     bound = mu * F_N
     rate = -k_ta * a * v
     if overlap_term:  # (da/dt)/a = (d delta_n/dt)/(2 delta_n)
         rate += F_e * delta_n_dot / (2 * real_abs(delta_n))
+    if rescale:  # min(da/dt, 0)/a = min(d delta_n/dt, 0)/(2 delta_n), min(x, 0) = (x - |x|)/2
+        rate += F_e * (delta_n_dot - real_abs(delta_n_dot)) / (4 * real_abs(delta_n))
     branches = {"stick": ({"h_plus": -1, "h_minus": 1}, F_S, {F_e: rate}, "stick")}
     slidings = {
         "slip+": LawSliding("h_plus", "constrained", F_e, None, "stick", F=bound, entry_kind="slip"),
@@ -425,6 +428,36 @@ def mindlin_force(R=R_eff, params=None) -> TangentialLaw:
                           R, params)
 
 
+def mindlin_rescale_force(R=R_eff, params=None) -> TangentialLaw:
+    """Hertz-Mindlin spring on the force history, rescaled on unloading: the limit dt -> 0
+    of LAMMPS ``pair granular ... tangential mindlin_rescale/force`` -- and of the elastic
+    part of Kratos DEM's ``DEM_D_Hertz_viscous_Coulomb`` (its ``minoring_factor``).
+
+    The step of :func:`mindlin_force`, with the stored force first scaled by ``a/a_old``
+    where the contact radius shrank (LAMMPS: ``a < history[3]``; Kratos: ``sqrt(delta/
+    delta_old)`` where ``previous_indentation > indentation``).  As ``dt -> 0``: sticking
+    ``dF_e/dt = -k_ta a v`` while loading (as :func:`mindlin_force`) and ``-k_ta a v + F_e
+    (da/dt)/a`` while unloading (as :func:`mindlin`), i.e. ``+ F_e min(da/dt, 0)/a``: the
+    field has a kink where the overlap is largest.  ``R`` as for :func:`mindlin`.
+    """
+    return _force_history("mindlin-rescale-force", mindlin_rescale_force.__doc__,
+                          LAMMPS_MINDLIN + " (mindlin_rescale = 1, mindlin_force = 1)", False, R, params, rescale=True)
+
+
+def mindlin_rescale(R=R_eff, params=None) -> TangentialLaw:
+    """Hertz-Mindlin spring on the displacement history, rescaled on unloading: the limit
+    dt -> 0 of LAMMPS ``pair granular ... tangential mindlin_rescale``.
+
+    The step of :func:`mindlin` with the stored displacement first scaled by ``a/a_old``
+    where the contact radius shrank.  As ``dt -> 0``, on ``F_e = -k_ta a xi``: sticking
+    ``dF_e/dt = -k_ta a v + F_e (da/dt)/a`` while loading (as :func:`mindlin`) and ``-k_ta
+    a v + 2 F_e (da/dt)/a`` while unloading (the displacement rescaled, and the stiffness
+    falling with ``a``).  ``R`` as for :func:`mindlin`.
+    """
+    return _force_history("mindlin-rescale", mindlin_rescale.__doc__, LAMMPS_MINDLIN + " (mindlin_rescale = 1)",
+                          True, R, params, rescale=True)
+
+
 F_n_signed = sp.Symbol("F_n_signed", real=True)
 
 
@@ -450,5 +483,6 @@ def with_normal_magnitude(law: TangentialLaw) -> TangentialLaw:
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (c_sds, d_sds, cundall_strack, coulomb_static, c_sds_2d, viscous, coulomb_viscous, walton_braun_mindlin,
-              brilliantov_sawtooth, cundall_strack_cutoff, cundall_strack_viscous, mindlin, mindlin_force):
+              brilliantov_sawtooth, cundall_strack_cutoff, cundall_strack_viscous, mindlin, mindlin_force,
+              mindlin_rescale, mindlin_rescale_force):
     register_law(_law)
