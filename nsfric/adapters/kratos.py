@@ -198,13 +198,14 @@ def to_kratos_linear(values: dict) -> dict:
             "damping_gamma": gamma, "friction": values["mu"]}
 
 
-def _files(folder, material, L):
+def _files(folder, material, L, law):
     """Write ``swDEM.mdpa`` (the sphere at the origin's height ``R``), ``swDEM_FEM_boundary.mdpa``
-    (the wall: a rigid triangle in ``y = 0`` of side ``~3 L``) and ``Materials.json``."""
+    (the wall: a rigid triangle in ``y = 0`` of side ``~3 L``) and ``Materials.json`` (the
+    constitutive law ``law`` between them)."""
     R, mu = material["radius"], material["friction"]
     friction = {"STATIC_FRICTION": mu, "DYNAMIC_FRICTION": mu, "FRICTION_DECAY": 500.0}
     relation = {"COEFFICIENT_OF_RESTITUTION": 0.5, **friction, "ROLLING_FRICTION": 0.0,
-                "ROLLING_FRICTION_WITH_WALLS": 0.0, "DEM_DISCONTINUUM_CONSTITUTIVE_LAW_NAME": "DEM_D_Linear_viscous_Coulomb"}
+                "ROLLING_FRICTION_WITH_WALLS": 0.0, "DEM_DISCONTINUUM_CONSTITUTIVE_LAW_NAME": law}
     mats = {"materials": [
         {"material_name": "sphere", "material_id": 1, "Variables": {
             "PARTICLE_DENSITY": material["density"], "YOUNG_MODULUS": material["young"],
@@ -271,9 +272,17 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
         ``omega_f``, ``t_n``, ``E_kin_before``, ``E_kin_after``), ``steps`` and the run's
         wall time ``seconds``.
     """
-    setup = impact_setup(CASE, STYLES, style, dt, params)
+    return run_wall_impact(CASE, STYLES, style, dt, params, to_kratos_linear)
+
+
+def run_wall_impact(case_name: str, styles: dict, style: str, dt: float, params: dict | None, material_of) -> dict:
+    """One Kratos DEM run of a sphere-wall impact of the case ``case_name`` (a sphere-wall
+    geometry) with the constitutive law ``style`` (a key of ``styles``, the case law it is
+    measured against its value); ``material_of(values)`` gives the Kratos material of the
+    bound case parameters.  Returns :func:`run_sphere_wall`'s observables."""
+    setup = impact_setup(case_name, styles, style, dt, params)
     case, values, dt, max_steps = setup.case, setup.values, setup.dt, setup.max_steps
-    material = to_kratos_linear(values)
+    material = material_of(values)
     K, Stage = _kratos()
     R, vn = values["R"], values["v_n"]
     vx0 = values["psi_i"] * vn - R * values["omega_i"]
@@ -312,7 +321,7 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
     start = time.perf_counter()
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory(prefix="nsfric-kratos-") as folder, _quiet() as log:
-        _files(folder, material, L=max(50 * R, 100 * vn * setup.t_n * (1 + abs(values["psi_i"]))))
+        _files(folder, material, L=max(50 * R, 100 * vn * setup.t_n * (1 + abs(values["psi_i"]))), law=style)
         try:
             os.chdir(folder)  # Kratos writes its bookkeeping files beside its input
             SphereWallStage(K.Model(), K.Parameters(json.dumps(_parameters(dt, max_steps * dt)))).Run()

@@ -49,7 +49,7 @@ def cmd_verify(args):
 #: the codes ``--code`` runs in-process: name -> its adapters (modules of
 #: :mod:`nsfric.adapters`, each running one case: its ``CASE``), the first style of each
 #: adapter's ``STYLES`` the default
-CODES = {"lammps": ("lammps", "lammps_wall", "lammps_chung"), "kratos": ("kratos",)}
+CODES = {"lammps": ("lammps", "lammps_wall", "lammps_chung"), "kratos": ("kratos", "kratos_chung")}
 
 
 def adapter_for(code: str, case: str, UsageError):
@@ -108,8 +108,9 @@ def register(sub):
     s.add_argument("--style", metavar="STYLE", help="the code's contact style, by case (lammps on oblique-impact: "
                    "gran/hooke/history, gran/hertz/history, granular/NORMAL/TANGENTIAL, see "
                    "nsfric.adapters.lammps_styles.STYLES; on sphere-wall: granular, hooke/history, "
-                   "granular-nohistory; on chung-ooi: hertz-mindlin, hertz-mindlin-force; kratos on sphere-wall: "
-                   "DEM_D_Linear_viscous_Coulomb); default: the first")
+                   "granular-nohistory; on chung-ooi: hertz-mindlin, hertz-mindlin-force, hertz-mindlin-rescale, "
+                   "hertz-mindlin-rescale-force; kratos on sphere-wall: DEM_D_Linear_viscous_Coulomb, on chung-ooi: "
+                   "DEM_D_Hertz_viscous_Coulomb); default: the first")
     s.add_argument("--dt", action="append", type=_positive("--dt"), metavar="DT",
                    help="a time step of the ladder --code runs (repeat, at least 3)")
     s.add_argument("--input", metavar="FILE.csv",
