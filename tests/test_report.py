@@ -11,6 +11,9 @@ import pytest
 from nsfric.cli import main
 from nsfric.report import VERDICT_KEYS, cache
 
+#: the report cache's folder rule itself (the shared report below points it at its own folder)
+CACHE_ROOT = cache.cache_root
+
 def cpu_seconds():
     """CPU seconds of this process and its finished children: unlike wall time, not
     stretched when other processes share the cores (the suite runs on every core)."""
@@ -83,22 +86,23 @@ def check_page(folder):
 
 @pytest.fixture(scope="module")
 def impact_report(tmp_path_factory):
-    """One report of normal-impact (computed, then cached), shared by the tests here."""
+    """One report of normal-impact (computed, then cached), shared by the tests here.  The
+    report cache is the test's own (empty: the case runs); the compiled kernels and derived
+    numerics stay the session's, as a user's second report finds them."""
     root = tmp_path_factory.mktemp("report")
-    env = {"NSFRIC_CACHE_DIR": str(root / "cache")}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        own_report_cache(mp, root / "cache")
         t0 = cpu_seconds()
         assert main(["report", "--out", str(root / "r"), "--cases", "normal-impact", "--no-checks"]) == 0
         cold = cpu_seconds() - t0
         yield root, cold
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+
+
+def own_report_cache(mp, folder):
+    """Point the report cache (only) at ``folder``."""
+    from nsfric.report import cache
+
+    mp.setattr(cache, "cache_root", lambda: str(folder / "report"))
 
 
 def test_page_is_valid_and_self_contained(impact_report):
@@ -192,6 +196,7 @@ def test_report_cache_follows_the_one_cache_folder_rule(monkeypatch, tmp_path):
     ``$XDG_CACHE_HOME/nsfric/<kind>``."""
     from nsfric.io import cache_dir
 
+    monkeypatch.setattr(cache, "cache_root", CACHE_ROOT)
     monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path))
     assert cache.cache_root() == str(tmp_path / "report") == cache_dir("report")
     assert cache_dir("sweep") == str(tmp_path / "sweep")
@@ -207,7 +212,7 @@ def test_a_failed_case_does_not_stop_the_others_and_is_named(monkeypatch, tmp_pa
     from nsfric.cases import get_case
     from nsfric.errors import BudgetError
 
-    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path / "cache"))
+    own_report_cache(monkeypatch, tmp_path / "cache")
     failing = type(get_case("dry-oscillator"))
 
     def stopped(self, out_dir, progress=None):
