@@ -248,3 +248,46 @@ def test_a_warm_dae_reference_needs_no_symbolic_model(tmp_path, monkeypatch, sol
     assert isinstance(warm_case.numeric_model(law), FrozenModel)
     np.testing.assert_array_equal(warm[0], cold[0])
     assert warm[1:] == cold[1:]
+
+
+USER_MODEL = """
+import json, sys
+import numpy as np
+import sympy as sp
+from nsfric.solvers import Problem, get_solver
+from nsfric.symbolic.laws import P
+from nsfric.symbolic.model import HybridModel, Region, Sliding
+
+from nsfric.symbolic.derive import DerivedModel
+
+built = []
+real = DerivedModel._numeric_fn
+DerivedModel._numeric_fn = lambda self, key, build: built.append(key) or real(self, key, build)
+x, v = sp.symbols("x v", real=True)
+k, mu = sp.symbols("k mu", positive=True)
+# a user's dry oscillator, declared here, solved without a case
+model = HybridModel("my-dry-oscillator", (x, v), (P(k, 1.0, 0, lo_open=True), P(mu, 0.5, 0)), {"h": v},
+                    (Region("plus", {"h": 1}, {x: v, v: -k * x - mu}, {}, "slip"),
+                     Region("minus", {"h": -1}, {x: v, v: -k * x + mu}, {}, "slip")),
+                    (Sliding("stick", "h", "filippov", v, "plus", "minus"),))
+prob = Problem(model, model.bind({}), np.array([3.0, 0.0]), (0.0, 10.0))
+out = {}
+for s in ("filippov", "ida"):
+    sol = get_solver(s).solve(prob)
+    out[s] = [np.asarray(sol.y).tolist(), [e.t for e in sol.events]]
+print(json.dumps({"derived": len(built), "res": out}))
+"""
+
+
+def test_a_users_model_is_derived_once_per_machine(tmp_path):
+    """A model built in the user's process (no case) is solved through its entry under its
+    content key: the second process derives no numeric function from SymPy and gives the
+    same numbers as a process with the cache off (bit for bit).  Fails where the solvers
+    read the symbolic model (each process derived it again: 9 s of the 10 s of the
+    two-disc reference in tests/test_planar_discs.py)."""
+    off = _probe(tmp_path / "off", numcache_on=False, script=USER_MODEL)
+    cold = _probe(tmp_path / "on", script=USER_MODEL)
+    warm = _probe(tmp_path / "on", script=USER_MODEL)
+    assert off["derived"] > 0 and cold["derived"] > 0
+    assert warm["derived"] == 0, warm["derived"]
+    assert warm["res"] == off["res"] and cold["res"] == off["res"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -92,6 +92,17 @@ class Problem:
     closed_form: bool = True
 
 
+def _restored(problem: Problem) -> Problem:
+    """``problem`` with a symbolic model built in this process replaced by its model
+    restored from the disk cache of derived numerics
+    (:func:`~nsfric.symbolic.numcache.frozen_model`): a user's model is derived once per
+    machine, as a case's is."""
+    from ..symbolic.numcache import frozen_model
+
+    model = frozen_model(problem.model)
+    return problem if model is problem.model else replace(problem, model=model)
+
+
 class ReferenceSolver:
     """Base class: tolerances and validation; subclasses implement ``_solve``.
 
@@ -150,6 +161,7 @@ class ReferenceSolver:
             raise ValueError(f"initial state must be {len(problem.model.states)} finite numbers, got {y0}")
         t_eval = check_t_eval(np.linspace(t0, t1, 501) if t_eval is None else t_eval, t0, t1)
         self.budget = Budget(self.loop_options["max_seconds"], self.name)
+        problem = _restored(problem)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:

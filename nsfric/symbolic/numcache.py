@@ -45,6 +45,7 @@ import numpy as np
 
 from .. import cache_store
 from ..io import cache_dir
+from ..memo import Identity, Memo
 from .frozen import FrozenModel, IterationMatrix, Reshaped, compile_function, load_function, model_record, namespace_recipe
 
 #: bump when the entry layout changes
@@ -275,19 +276,49 @@ def numeric_model(case: str, law: str, build, files=(), backend: str = "numpy", 
         if entry is not None:
             return FrozenModel(entry, build)
     model = build()
+    found = _content_entry(model, backend)
+    if found is None:
+        return model
+    spec, entry = found
+    if alias is not None:
+        cache_store.write(alias, ALIAS, _alias_spec(case, law, backend, files), spec)
+    return FrozenModel(entry, build, model)
+
+
+def _content_entry(model, backend: str):
+    """``(spec, entry)`` of ``model``'s entry under its content key (a new one, saved, on a
+    miss), or None for a model that is not a hybrid model of plain names (a contact network)."""
     try:
         record = model_record(model)
         json.dumps(record)
-    except (AttributeError, TypeError, ValueError):  # not a HybridModel of plain names (a contact network)
-        return model
+    except (AttributeError, TypeError, ValueError):
+        return None
     spec = content_spec(model, backend)
     entry = Entry.load(spec, backend)
     if entry is None:
         entry = Entry(spec, backend, record)
         entry.save()
-    if alias is not None:
-        cache_store.write(alias, ALIAS, _alias_spec(case, law, backend, files), spec)
-    return FrozenModel(entry, build, model)
+    return spec, entry
+
+
+_FROZEN = Memo(64, "nsfric.symbolic.numcache.frozen")
+
+
+def frozen_model(model, backend: str = "numpy"):
+    """The :class:`~nsfric.symbolic.frozen.FrozenModel` of a symbolic model built in this
+    process without a case (a user's ``couple(...)``, a plug-in's): its entry under the
+    model's content key, so its numerics are derived once per machine, not once per
+    process (a reference solver reads the model through it).  The model itself where the
+    cache is off, for a model that is already restored, and for one that is not a hybrid
+    model of plain names.  One per live model (memoised by identity)."""
+    if not enabled() or isinstance(model, FrozenModel) or not hasattr(model, "derived"):
+        return model
+
+    def build():
+        found = _content_entry(model, backend)
+        return model if found is None else FrozenModel(found[1], lambda: model, model)
+
+    return _FROZEN.get(Identity(model), build)
 def cached_lambdas(name: str, build, files=()) -> dict:
     """``{label: (f, args, *texts)}`` of generated functions (``f`` from ``lambdify``,
     called with the parameters ``args``; ``texts``: strings kept with it, such as the
