@@ -19,6 +19,11 @@ indicators, resets, outputs), in ``nsfric.io.cache_dir("numerics")`` (so under
   law names and nsfric's own sources, which are then everything its model is built
   from; a miss builds the model and writes the alias.  Any other case (a plug-in, a
   class defined in ``__main__``) builds its model to find the key.
+* **Models built without a case** (a user's ``couple(...)``, a test's, or a case's model
+  this process built symbolically): every reference solver reads them through
+  :func:`frozen_model`, their entry under the content key, so a second process derives
+  nothing either (the two-disc reference of ``tests/test_planar_discs.py``: 9.3 s of CPU
+  cold, 1.1 s warm; Schäfer's Figs 3-5 data in a fresh process: 21 s, 2.3 s).
 * **Never trusted blindly**: entries and aliases are checksummed entries of
   :mod:`nsfric.cache_store` holding their whole specification; a truncated, edited or
   foreign file counts as missing, so the entry is rebuilt (from SymPy) and replaced.  A
