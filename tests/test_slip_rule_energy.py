@@ -13,7 +13,7 @@ from nsfric.cases.slip_rule_energy import certificate, energy_sweep, exact_energ
 from nsfric.cases.slip_rule_zoo import CASE_LAW, TOLERANCES, case_params, contact_time, standard_impact
 from nsfric.cli import main
 from nsfric.schemes.slip_rule_impact import run_impact
-from nsfric.schemes.slip_rules import get_slip_rule
+from nsfric.schemes.slip_rules import SLIP_RULES, get_slip_rule
 
 
 @pytest.mark.parametrize("rule", ["lammps-linear-history", "liggghts-history", "kratos-linear-viscous-coulomb"])
@@ -78,7 +78,7 @@ def test_run_slip_rule_energy_writes_the_sweep_the_certificate_and_the_figure(tm
     assert main(args + ["--param", "ks_ratio=2"]) == 0
     with open(out / "energy-certificate.csv") as f:
         cert = list(csv.DictReader(f))
-    assert len(cert) == 9 and all(float(c["points"]) == 1 for c in cert)
+    assert len(cert) == len(SLIP_RULES) == 10 and all(float(c["points"]) == 1 for c in cert)
     assert {c["rule"]: c["verdict"] for c in cert}["yade-viscoelastic"] == "no energy gain"
     for name in ("energy-sweep.csv", "energy-sweep.json", "energy-certificate.json", "energy-certificate.png"):
         assert (out / name).stat().st_size > 0

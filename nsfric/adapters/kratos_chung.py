@@ -39,7 +39,7 @@ CONVENTION = Convention(
     laws=("mindlin-rescale-force/hertz",),
     choices={"lever_arm": "R - delta", "coulomb_cap": "elastic force, then the total",
              "damping": "trimmed to the cap", "history_frame": "scalar along a fixed tangent (planar)",
-             "contact_end": "zero normal force"},
+             "contact_end": "zero overlap"},
     code="Kratos DEM DEM_D_Hertz_viscous_Coulomb against a RigidFace3D3N (github.com/KratosMultiphysics/Kratos, "
          "applications/DEMApplication/custom_constitutive/DEM_D_Hertz_viscous_Coulomb_CL.cpp, "
          "CalculateTangentialForceWithNeighbour)",
@@ -47,7 +47,8 @@ CONVENTION = Convention(
         "by -Kt dx_t with Kt = 8 G* a, rescaled by sqrt(delta/delta_old) where the overlap shrank (LAMMPS's "
         "mindlin_rescale/force: law mindlin-rescale-force), capped at mu F_n (the linear law's four branches; "
         "without damping, gamma_t = 0, the elastic force is reset to the cap).  Lever arm R - delta "
-        "(arm_overlap = 2).  Translator: nsfric.adapters.kratos_chung.to_kratos_hertz.  Measured with the "
+        "(arm_overlap = 2).  Kratos clamps the normal force at zero; undamped, Hertz's force vanishes at zero "
+        "overlap, so the contact ends there.  Translator: nsfric.adapters.kratos_chung.to_kratos_hertz.  Measured with the "
         "wheel: tests/test_verify_kratos_chung.py.")
 
 

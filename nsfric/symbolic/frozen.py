@@ -207,8 +207,11 @@ class FrozenModel(ModelLookup):
         self.params = tuple(Param(_Name(q.pop("name")), **q) for q in (dict(q) for q in rec["params"]))
         self.output_names = tuple(rec["output_names"])
         self.switching_names = tuple(rec["switching"])
-        self.regions = tuple(types.SimpleNamespace(**r) for r in rec["regions"])
-        self.slidings = tuple(types.SimpleNamespace(**s) for s in rec["slidings"])
+        if model is not None:  # the symbolic model at hand: its own modes (with their fields and outputs)
+            self.regions, self.slidings = tuple(model.regions), tuple(model.slidings)
+        else:
+            self.regions = tuple(types.SimpleNamespace(**r) for r in rec["regions"])
+            self.slidings = tuple(types.SimpleNamespace(**s) for s in rec["slidings"])
         self.mode_names = tuple(m.name for m in self.regions + self.slidings)
         self._derived = {}
 
