@@ -26,9 +26,10 @@ is cached (no NaN or infinity: the caller encodes them), and the SHA-256 is take
   place atomically (:func:`nsfric.cache_store.write_text`).  No chunk is ever rewritten:
   concurrent writers (worker processes, two sweeps at once) each add their own files and
   lose nothing.  A store that cannot be written is skipped with a note.
-* **Compaction** (at :meth:`close`): when a shard holds more than :data:`COMPACT_FILES`
-  chunks smaller than :data:`CHUNK_BYTES`, those that are wholly valid are merged into
-  one new chunk (stamped as the newest of them), published first, and only then removed.
+* **Compaction** (at :meth:`close`, and every :data:`COMPACT_EVERY` flushes): when a
+  shard holds more than :data:`COMPACT_FILES` chunks smaller than :data:`CHUNK_BYTES`,
+  those that are wholly valid are merged into one new chunk (stamped as the newest of
+  them), published first, and only then removed.
   A file is removed only after every one of its lines has been read, verified and
   published again, so no entry is lost when writers and compactors race; a chunk with
   a corrupt line, a file of another format, a directory are never removed.
@@ -56,6 +57,8 @@ FLUSH_ENTRIES = 16384
 FLUSH_SECONDS = 5.0
 #: chunks of a shard beyond which its small chunks are merged (at close)
 COMPACT_FILES = 4
+#: flushes of one store between compactions (a long sweep flushing every few seconds)
+COMPACT_EVERY = 64
 #: a chunk at least this large is left as it is by compaction
 CHUNK_BYTES = 16 * 1024 ** 2
 _HOST = "".join(c if c.isalnum() else "_" for c in socket.gethostname())[:32] or "host"
@@ -79,6 +82,7 @@ class ChunkStore:
         self._index: dict = {}  # shard -> {key: line body}
         self._pending: dict = {}  # key -> line body, not yet written
         self._since = time.monotonic()
+        self._flushes = 0
 
     # -- reading ----------------------------------------------------------------------------
     def _chunks(self, shard=None) -> list:
@@ -152,11 +156,14 @@ class ChunkStore:
         for key, line in pending.items():
             by_shard.setdefault(key[:1], []).append((key, line))
         ok = True
+        self._flushes += bool(pending)
         for shard, entries in sorted(by_shard.items()):
             written = self._write(shard, f"{time.time_ns():016x}", [ln for _, ln in entries])
             if written:
                 self._shard(shard).update(entries)
             ok = ok and written
+        if ok and self._flushes % COMPACT_EVERY == 0 and pending:  # a long run: merge as it goes
+            self._compact_all()
         return ok
 
     def _write(self, shard: str, stamp: str, lines: list) -> bool:
@@ -168,9 +175,12 @@ class ChunkStore:
         """:meth:`flush`, then merge each shard's many small chunks (module docstring)."""
         ok = self.flush()
         if ok:
-            for shard in sorted({n[0] for _, n in self._chunks()}):
-                self._compact(shard)
+            self._compact_all()
         return ok
+
+    def _compact_all(self):
+        for shard in sorted({n[0] for _, n in self._chunks()}):
+            self._compact(shard)
 
     def _compact(self, shard: str):
         small = []

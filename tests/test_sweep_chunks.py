@@ -201,3 +201,18 @@ def test_two_sweeps_at_once_on_one_cache_lose_nothing(tmp_path, monkeypatch):
     assert [p.exitcode for p in procs] == [0, 0]
     assert json.loads(_sweep(tmp_path).attrs["computed_points"]) == 0
     assert all(open(p).readline() == "nsfric-chunk 1 sweep\n" for p in _files(tmp_path))
+
+
+def test_a_long_run_merges_its_chunks_as_it_goes(tmp_path, monkeypatch):
+    """Flushed every entry (a slow sweep flushes every few seconds), one store keeps the
+    number of its chunk files bounded before it is closed."""
+    monkeypatch.setattr(chunk_store, "FLUSH_ENTRIES", 1)
+    monkeypatch.setattr(chunk_store, "COMPACT_FILES", 1)
+    monkeypatch.setattr(chunk_store, "COMPACT_EVERY", 10)
+    keys = ["a" + k[1:] for k in _keys("long", 100)]  # one shard
+    store = ChunkStore(str(tmp_path), "sweep")
+    for k in keys:
+        store.put(k, json.dumps({"key": k}), {"v": k})
+    assert len(_chunks(tmp_path)) <= 1 + 10
+    fresh = ChunkStore(str(tmp_path), "sweep")
+    assert all(fresh.get(k, json.dumps({"key": k})) == {"v": k} for k in keys)
