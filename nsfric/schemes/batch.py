@@ -199,6 +199,7 @@ def _run_kept(rows, per, backend, model, scheme, U0, P, h, t0, n_steps, budget, 
                         lambda i, b0=b0: per_member(b0 + i))
         Y[:, b0:b1] = W[:, :, rows]
         nfev += nf
+        del W  # freed before the next chunk's rows are allocated
     return Y, steps, path, nfev
 
 
