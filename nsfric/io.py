@@ -232,8 +232,8 @@ def csv_text(columns: dict) -> str:
     return buf.getvalue()
 
 
-#: the characters that make the csv module quote a cell (delimiter, quote, line ends: "\\r" since
-#: Python 3.12 whatever the line terminator)
+#: the characters that make the csv module quote a cell: the delimiter, the quote, the line
+#: ends (a carriage return since Python 3.12, whatever the line terminator)
 _QUOTED = (",", '"', "\n", "\r")
 
 
