@@ -159,8 +159,8 @@ class ChunkStore:
         self._flushes += bool(pending)
         for shard, entries in sorted(by_shard.items()):
             written = self._write(shard, f"{time.time_ns():016x}", [ln for _, ln in entries])
-            if written:
-                self._shard(shard).update(entries)
+            if written and shard in self._index:  # else read from the new file when first asked
+                self._index[shard].update(entries)
             ok = ok and written
         if ok and self._flushes % COMPACT_EVERY == 0 and pending:  # a long run: merge as it goes
             self._compact_all()
