@@ -333,7 +333,7 @@ def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1
         if stages:
             raise ValueError("stages are not recorded for a batched run (array-valued params)")
         return simulate_batch(problem, law, scheme, dt, t_end, params, B, max_steps, max_seconds, store=store)
-    if store != "all":
+    if store not in ("all", 1):
         raise ValueError(f"store={store!r} keeps fewer rows of a batched run (array-valued params); a single "
                          "run keeps every row: store='all'")
     scheme = get_scheme(scheme)
