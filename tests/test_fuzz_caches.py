@@ -32,7 +32,6 @@ from nsfric import cache_store, chunk_store
 from nsfric.cli import main
 from nsfric.report import cache as report_cache, run_case
 from nsfric.study import runs
-from nsfric.study.cache import PointCache
 from nsfric.study.sweep import CasePoint, FunctionPoint
 from nsfric.symbolic import generated, numcache
 
