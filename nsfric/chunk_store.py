@@ -83,6 +83,7 @@ class ChunkStore:
         self._pending: dict = {}  # key -> line body, not yet written
         self._since = time.monotonic()
         self._flushes = 0
+        self._wanted = None  # the keys the index keeps (None: all)
 
     # -- reading ----------------------------------------------------------------------------
     def _chunks(self, shard=None) -> list:
@@ -113,17 +114,24 @@ class ChunkStore:
 
     def _shard(self, shard: str) -> dict:
         if shard not in self._index:
-            found = {}
+            found, wanted = {}, self._wanted
             for _, name in self._chunks(shard):
                 got = self._read(name)
                 if got is not None:
-                    found.update(got[0])
+                    found.update(got[0] if wanted is None else ((k, ln) for k, ln in got[0] if k in wanted))
             self._index[shard] = found
         return self._index[shard]
+
+    def want(self, keys):
+        """Keep only the entries of ``keys`` in memory when reading (a sweep of a few points
+        in a large store); asking for another key later reads the store again in full."""
+        self._wanted, self._index = set(keys), {}
 
     def get(self, key: str, spec: str, check=None):
         """The data stored for ``key`` with the specification text ``spec`` if whole and
         trustworthy, else None (see the module docstring)."""
+        if self._wanted is not None and key not in self._wanted:
+            self._wanted, self._index = None, {}
         line = self._pending.get(key)
         if line is None:
             line = self._shard(key[:1]).get(key)

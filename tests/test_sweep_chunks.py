@@ -216,3 +216,17 @@ def test_a_long_run_merges_its_chunks_as_it_goes(tmp_path, monkeypatch):
     assert len(_chunks(tmp_path)) <= 1 + 10
     fresh = ChunkStore(str(tmp_path), "sweep")
     assert all(fresh.get(k, json.dumps({"key": k})) == {"v": k} for k in keys)
+
+
+def test_a_small_sweep_holds_only_its_own_entries(tmp_path):
+    """A sweep of a few points in a large store keeps only their lines in memory; a key
+    asked for later is still found (the store is read again in full)."""
+    keys = _keys("many", 300)
+    with ChunkStore(str(tmp_path), "sweep") as store:
+        for k in keys:
+            store.put(k, json.dumps({"key": k}), {"v": k})
+    store = ChunkStore(str(tmp_path), "sweep")
+    store.want(keys[:3])
+    assert [store.get(k, json.dumps({"key": k})) for k in keys[:3]] == [{"v": k} for k in keys[:3]]
+    assert sum(map(len, store._index.values())) == 3
+    assert store.get(keys[-1], json.dumps({"key": keys[-1]})) == {"v": keys[-1]}

@@ -133,6 +133,10 @@ class PointCache:
         by :func:`nsfric.cache_store.skip`) when it cannot be written."""
         return self.store_.put(key, _text(key, spec), _encode(result))
 
+    def want(self, keys):
+        """Read only the entries of ``keys`` into memory (:meth:`ChunkStore.want`)."""
+        self.store_.want(keys)
+
     def flush(self) -> bool:
         """Write the buffered entries now; False (and a note) when they cannot be written."""
         return self.store_.flush()

@@ -322,6 +322,7 @@ def sweep(case: ProblemFactory | Callable, law=None, grid=None, observables=None
     cache = PointCache(cache_dir) if cache_dir else None
     results = [None] * len(pts)
     if cache is not None and not force:
+        cache.want(keys)  # the store's other entries are not held in memory
         results = [cache.load(k, s) for k, s in zip(keys, specs)]
     todo = [(i, p) for i, p in enumerate(pts) if results[i] is None]
     computed, t0 = len(todo), time.perf_counter()
