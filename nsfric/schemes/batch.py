@@ -38,6 +38,7 @@ import numpy as np
 
 from ..solution import Solution
 from ..problems import ProblemFactory
+from ..solvers import loop
 from ..solvers.loop import Budget
 from .batch_field import BatchField, mode_codes
 from .field import Diverged, _compiled
@@ -145,8 +146,6 @@ def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_
         raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")
     n = len(model.states)
     rows = stored_rows(n_steps, store)
-    from ..solvers import loop
-
     work = min(WORK_BYTES, loop.MEMORY_LIMIT // 4)  # the working rows of a chunk of members
     per = B if rows is None else max(1, min(B, work // (8 * n * (n_steps + 1))))
     kept = (n_steps + 1) * B if rows is None else len(rows) * B + (n_steps + 1) * per
