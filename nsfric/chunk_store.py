@@ -32,7 +32,8 @@ is cached (no NaN or infinity: the caller encodes them), and the SHA-256 is take
   them), published first, and only then removed.
   A file is removed only after every one of its lines has been read, verified and
   published again, so no entry is lost when writers and compactors race; a chunk with
-  a corrupt line, a file of another format, a directory are never removed.
+  a corrupt line, a file of another format, a directory, a symbolic link are never
+  removed.
 
 Ground floor: imports no layer of nsfric.
 """
@@ -194,8 +195,8 @@ class ChunkStore:
         small = []
         for stamp, name in self._chunks(shard):
             try:
-                if os.path.isfile(os.path.join(self.root, name)) and \
-                        os.path.getsize(os.path.join(self.root, name)) < CHUNK_BYTES:
+                path = os.path.join(self.root, name)
+                if os.path.isfile(path) and not os.path.islink(path) and os.path.getsize(path) < CHUNK_BYTES:
                     small.append((stamp, name))
             except OSError:
                 continue

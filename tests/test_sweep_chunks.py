@@ -157,6 +157,12 @@ def test_files_that_are_not_chunks_are_ignored_and_kept(tmp_path, monkeypatch):
     for rel, text in foreign.items():
         os.makedirs(os.path.dirname(tmp_path / rel), exist_ok=True)
         (tmp_path / rel).write_text(text)
+    elsewhere = tmp_path.parent / (tmp_path.name + "-elsewhere.chunk")  # a link to a whole chunk
+    with ChunkStore(str(tmp_path.parent / (tmp_path.name + "-other")), "sweep") as other:
+        other.put(KEY, "{}", {})
+    os.rename(_chunks(tmp_path.parent / (tmp_path.name + "-other"))[0], elsewhere)
+    link = tmp_path / (KEY[0] + "-0000000000000003-host-1-cccc.chunk")
+    os.symlink(elsewhere, link)
     spec = FunctionPoint(double).spec({"x": 7.0})
     old = tmp_path / KEY[:2] / (KEY + ".json")  # the one-file-per-point entry of before: a wrong value
     cache_store.write(str(old), PointCache.KIND, spec, {"observables": {"y": 99.0}, "estimate": {},
@@ -166,7 +172,8 @@ def test_files_that_are_not_chunks_are_ignored_and_kept(tmp_path, monkeypatch):
         ds = _sweep(tmp_path, grid=grid, force=i > 0)
         assert ds["y"].values.tolist() == [14.0] and json.loads(ds.attrs["computed_points"]) == 1
     assert json.loads(_sweep(tmp_path, grid=grid).attrs["computed_points"]) == 0
-    assert len([p for p in _chunks(tmp_path) if os.path.isfile(p)]) == 2  # the merged one, the foreign one
+    assert os.path.islink(link) and os.path.isfile(elsewhere)
+    assert len([p for p in _chunks(tmp_path) if os.path.isfile(p) and not os.path.islink(p)]) == 2  # merged, foreign
     for rel, text in foreign.items():
         assert (tmp_path / rel).read_text() == text
     assert old.read_text() == old_text
