@@ -200,9 +200,9 @@ def csv_text(columns: dict) -> str:
 
     Each numeric cell is ``repr(float(value))`` (the shortest text that reads back as
     the same float), any other ``str(value)``, quoted by the :mod:`csv` module where it
-    must be; columns of unequal length end with the shortest.  Columns of real numbers
-    alone are joined without the csv writer: the same bytes (float texts never need
-    quoting)."""
+    must be; columns of unequal length end with the shortest.  Rows are joined without
+    the csv writer when no cell needs quoting (float texts never do; text cells are
+    checked, column by column): the same bytes."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     names = list(columns)
@@ -217,11 +217,36 @@ def csv_text(columns: dict) -> str:
             buf.write("\n".join(map(",".join, zip(*cells))))
             buf.write("\n")
         return buf.getvalue()
+    if len(names) > 1 and all(a.ndim == 1 for a in arrays):
+        rows = min(len(a) for a in arrays)
+        cells = [_float_cells(a[:rows]) if ok else _text_cells(a[:rows]) for a, ok in zip(arrays, real)]
+        if all(c is not None for c in cells):  # no cell needs quoting: joined as the csv writer would
+            if rows:
+                buf.write("\n".join(map(",".join, zip(*cells))))
+                buf.write("\n")
+            return buf.getvalue()
     cols = []
     for c in arrays:  # each cell as repr(float(value)) (numbers) or str(value), column by column
         cols.append(map(repr, c.astype(float).tolist()) if np.issubdtype(c.dtype, np.number) else map(str, c))
     w.writerows(zip(*cols))
     return buf.getvalue()
+
+
+#: the characters that make the csv module quote a cell: the delimiter, the quote, the line
+#: ends (a carriage return since Python 3.12, whatever the line terminator)
+_QUOTED = (",", '"', "\n", "\r")
+
+
+def _text_cells(column: np.ndarray):
+    """The cells of a column that is not real numbers as the per-cell writer formats them
+    (``repr(float(v))`` of other numbers, ``str(v)`` of the rest), or None when one of
+    them would be quoted by the csv module (the caller then writes through it)."""
+    if np.issubdtype(column.dtype, np.number):
+        cells = list(map(repr, column.astype(float).tolist()))
+    else:
+        cells = list(map(str, column))
+    joined = "\x00".join(cells)
+    return None if any(q in joined for q in _QUOTED) else cells
 
 
 def write_text(path: str, text: str):

@@ -17,22 +17,24 @@ class BatchMixin:
 
     @classmethod
     def from_batch(cls, model, params, t, Y, mode_codes, *, scheme, dt, t_span, stats=None,
-                   termination="reached t_end", steps=None, case=None, law=None) -> "Solution":
+                   termination="reached t_end", steps=None, case=None, law=None, n_steps=None) -> "Solution":
         """A batched discrete run: rows ``t`` (N,), states ``Y`` (n, B, N) of ``B`` members,
         ``params`` by name (an array (B,) where a value differs per member).
         ``mode_codes(Y, P) -> (codes, names)`` gives the mode of every row of every member
         as an index into ``names`` (-1 for a non-finite row), ``P`` the parameter vectors
         (n_params, B); it is called when the modes are first needed.  ``steps`` (B,): the
-        steps each member completed."""
+        steps each member completed, of ``n_steps`` (default: one per row; more when the
+        run kept fewer rows, ``store``)."""
         Y = np.asarray(Y, dtype=float)
         if Y.ndim != 3:
             raise ValueError(f"a batched run has states of shape (n, B, N), got {Y.shape}")
         B = Y.shape[1]
         params = {k: (np.broadcast_to(np.asarray(v, dtype=float), (B,)) if np.ndim(v) else v)
                   for k, v in params.items()}
+        n_steps = len(t) - 1 if n_steps is None else int(n_steps)
         stats = dict(stats or {})
-        stats.setdefault("nsteps", len(t) - 1)
-        info = {"steps": np.asarray(steps if steps is not None else np.full(B, len(t) - 1))}
+        stats.setdefault("nsteps", n_steps)
+        info = {"steps": np.asarray(steps if steps is not None else np.full(B, n_steps)), "n_steps": n_steps}
         return cls(model, params, scheme, [], [], stats, {"dt": dt}, tuple(map(float, t_span)),
                    termination, np.asarray(t, dtype=float), None, Y, info=info, case=case, law=law,
                    scheme=scheme, dt=dt, batch=B, _mode_codes=mode_codes)
@@ -60,8 +62,8 @@ class BatchMixin:
         i = int(i) % self.batch
         Y = np.ascontiguousarray(self._y[:, i, :])
         steps = int(self.info["steps"][i])
-        term = "reached t_end" if steps == len(self.t) - 1 else \
-            f"diverged at t = {self.t[0] + (steps - 1) * self.dt + self.dt:.6g}"  # as Scheme.integrate
+        term = "reached t_end" if steps == self.info.get("n_steps", len(self.t) - 1) else \
+            f"diverged at t = {self.t_span[0] + (steps - 1) * self.dt + self.dt:.6g}"  # as Scheme.integrate
         stats = {k: v for k, v in self.stats.items() if k in ("nfev", "njev")}
         if "nfev" in stats:
             stats["nfev"] = int(stats["nfev"] // self.batch)

@@ -43,9 +43,18 @@ EDGES = {
     "bools": {"flag": np.array([True, False]), "x": np.array([1.0, 2.0])},
     "header needs quoting": {"a,b": np.array([1.0]), 'q"': np.array([2.0])},
     "no columns": {},
+    "text beside numbers": {"law": np.array(["c-sds", "d-sds"] * 3), "x": np.linspace(-1, 1, 6),
+                            "failure": np.array(["", "", "ZenoError: at x = 2.0", "", "", ""]), "k": np.arange(6)},
+    "one empty text column": {"failure": np.array(["", "a", ""])},
+    "a carriage return": {"s": np.array(["a\rb", "c"]), "x": np.array([1.0, 2.0])},
+    "datetimes and complex": {"when": np.array(["2026-01-01T00:00", "2026-01-02T12:00"], dtype="datetime64[m]"),
+                              "z": np.array([1 + 2j, -0.5j]), "x": np.array([0.5, -0.0])},
+    "text with few distinct numbers": {"name": np.array(["a b", " lead", "trail "] * 20),
+                                       "mode": np.repeat([0.0, -0.0, np.nan], 20)},
 }
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")  # complex cells: their real part, as before
 @pytest.mark.parametrize("name", list(EDGES))
 def test_same_bytes_as_the_per_cell_writer(name):
     assert csv_text(EDGES[name]) == per_cell(EDGES[name])
@@ -61,3 +70,17 @@ def test_same_bytes_on_any_floats(values, repeat, few):
     cols = {"x": x, "y": -x[::-1], "z": np.repeat(x[:1], len(x)) if len(x) else x}
     cols = {k: np.tile(v, repeat) for k, v in cols.items()}
     assert csv_text(cols) == per_cell(cols)
+
+
+TEXT = st.text(alphabet=st.sampled_from(list('ab ,"\n\r;x')), max_size=4)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(TEXT, st.floats(allow_nan=True, allow_infinity=True), st.integers(-5, 5)),
+                max_size=30), st.booleans())
+def test_same_bytes_on_text_beside_numbers(rows, objects):
+    text = [r[0] for r in rows]
+    cols = {"name": np.array(text, dtype=object if objects else str) if rows else np.array([], dtype=str),
+            "x": np.array([r[1] for r in rows], dtype=float), "k": np.array([r[2] for r in rows], dtype=int)}
+    assert csv_text(cols) == per_cell(cols)
+    assert csv_text({"name": cols["name"]}) == per_cell({"name": cols["name"]})

@@ -18,6 +18,7 @@ import inspect
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -27,11 +28,10 @@ import pytest
 import xarray as xr
 
 import nsfric
-from nsfric import cache_store
+from nsfric import cache_store, chunk_store
 from nsfric.cli import main
 from nsfric.report import cache as report_cache, run_case
 from nsfric.study import runs
-from nsfric.study.cache import PointCache
 from nsfric.study.sweep import CasePoint, FunctionPoint
 from nsfric.symbolic import generated, numcache
 
@@ -308,40 +308,44 @@ SWEEP = dict(law="hertz", grid={"v_i": [0.5]}, observables=["e_n"], estimate=Fal
 def clean_sweep(tmp_path_factory):
     root = tmp_path_factory.mktemp("clean-sweep")
     ds = nsfric.sweep(IMPACT, cache_dir=str(root / "cache"), **SWEEP)
-    (entry,) = list((root / "cache").rglob("*.json"))
+    (entry,) = list((root / "cache").rglob("*.chunk"))  # the chunk holding the one entry
     return ds, root / "cache", entry.relative_to(root / "cache")
 
 
+def _entry(path):
+    """The header and the one entry line of a chunk file (nsfric.chunk_store)."""
+    head, line, _ = path.read_text().split("\n")
+    return head, line
+
+
+def _resigned(path, edit):
+    """The entry's body edited, with a correct checksum (only the content can tell)."""
+    head, line = _entry(path)
+    key, _, body = line.split(" ", 2)
+    edited = edit(body)
+    assert edited != body
+    path.write_text(f"{head}\n{key} {chunk_store._line_sum(key, edited)} {edited}\n")
+
+
 def _flip_digit(path):
-    text = path.read_text()
-    head, payload = text.split("\n", 1)
-    i = payload.index('"e_n": ') + len('"e_n": ') + 3
-    digit = payload[i]
+    head, line = _entry(path)
+    i = line.index('"e_n":') + len('"e_n":') + 3
+    digit = line[i]
     assert digit.isdigit()
-    path.write_text(head + "\n" + payload[:i] + str((int(digit) + 1) % 10) + payload[i + 1:])
+    path.write_text(head + "\n" + line[:i] + str((int(digit) + 1) % 10) + line[i + 1:] + "\n")
 
 
-def _nan(path):
-    head, payload = path.read_text().split("\n", 1)
-    data = json.loads(payload)
-    data["data"]["observables"]["e_n"] = float("nan")
-    payload = json.dumps(data, sort_keys=True)  # NaN, with a correct checksum
-    path.write_text(cache_store.header(PointCache.KIND, payload) + "\n" + payload)
+def _nan(path):  # NaN, with a correct checksum
+    _resigned(path, lambda body: re.sub(r'"e_n":[0-9.e-]+', '"e_n":NaN', body))
 
 
-def _other_spec(path):
-    head, payload = path.read_text().split("\n", 1)
-    data = json.loads(payload)
-    data["spec"]["t_end"] = 10.0  # stored for another end time, with a correct checksum
-    payload = json.dumps(data, sort_keys=True)
-    path.write_text(cache_store.header(PointCache.KIND, payload) + "\n" + payload)
+def _other_spec(path):  # stored for another end time, with a correct checksum
+    _resigned(path, lambda body: body.replace('"t_end":null', '"t_end":{"float":"10.0"}', 1))
 
 
-def _old_format(path):
-    head, payload = path.read_text().split("\n", 1)
-    data = json.loads(payload)
-    path.write_text(json.dumps({"key": path.stem, "result": {**data["data"],
-                                                              "observables": {"e_n": 0.5}}}))
+def _old_format(path):  # the chunk replaced by an entry of the one-file-per-point format of before
+    head, line = _entry(path)
+    path.write_text(json.dumps({"key": line[:64], "result": {"observables": {"e_n": 0.5}}}))
 
 
 def _empty_dir(path):
@@ -379,11 +383,9 @@ def test_a_tampered_sweep_entry_is_a_miss_and_rebuilt(clean_sweep, tmp_path, tam
     assert json.loads(healed.attrs["computed_points"]) == 1
     xr.testing.assert_equal(healed["e_n"], clean["e_n"])
     again = nsfric.sweep(IMPACT, **args)
-    if tamper == "directory with a file":  # not nsfric's: kept, the cache skipped for it
+    assert json.loads(again.attrs["computed_points"]) == 0  # rebuilt (in a new chunk): served again
+    if tamper == "directory with a file":  # not nsfric's: kept
         assert (entry / "notes.txt").read_text() == "not nsfric's"
-        assert json.loads(again.attrs["computed_points"]) == 1
-    else:  # rebuilt: served again
-        assert json.loads(again.attrs["computed_points"]) == 0
     xr.testing.assert_equal(again["e_n"], clean["e_n"])
 
 

@@ -6,6 +6,7 @@ import csv
 import functools
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -222,6 +223,23 @@ def test_failed_points_stop_the_sweep_or_are_recorded(tmp_path):
 
 
 # -- cache -------------------------------------------------------------------------------
+def _entries(root):
+    """``(chunk file, line)`` of every entry of the point cache at ``root``."""
+    out = []
+    for path in sorted(root.rglob("*.chunk")):
+        lines = path.read_text().split("\n")
+        out += [(path, i) for i, line in enumerate(lines[1:], 1) if line]
+    return out
+
+
+def _edit_line(path, i, edit):
+    lines = path.read_text().split("\n")
+    changed = edit(lines[i])
+    assert changed != lines[i]
+    lines[i] = changed
+    path.write_text("\n".join(lines))
+
+
 def test_cache_resumes_refuses_corrupt_entries_and_force_recomputes(tmp_path):
     args = dict(law="hertz", grid={"v_i": [0.5, 1.0, 2.0, 4.0]}, observables=["e_n"], cache_dir=str(tmp_path))
     seen = []
@@ -233,21 +251,16 @@ def test_cache_resumes_refuses_corrupt_entries_and_force_recomputes(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         nsfric.sweep(CASE, progress=interrupt, **args)
-    entries = sorted(str(p) for p in tmp_path.rglob("*.json"))
+    entries = _entries(tmp_path)
     assert len(entries) == 2 and not list(tmp_path.rglob(".tmp-*"))  # whole entries only
     resumed = nsfric.sweep(CASE, **args)
     assert json.loads(resumed.attrs["computed_points"]) == 2
     again = nsfric.sweep(CASE, **args)
     assert json.loads(again.attrs["computed_points"]) == 0
     xr.testing.assert_equal(again, resumed)
-    with open(entries[0], "w") as f:  # a torn write
-        f.write('{"key": "')
-    with open(entries[1]) as f:  # an edited value (the checksum no longer matches)
-        head, payload = f.read().split("\n", 1)
-    other = json.loads(payload)
-    other["data"]["observables"]["e_n"] = 0.5
-    with open(entries[1], "w") as f:
-        f.write(head + "\n" + json.dumps(other, sort_keys=True))
+    (path0, i0), (path1, i1) = entries
+    _edit_line(path0, i0, lambda line: line[:80])  # a torn entry
+    _edit_line(path1, i1, lambda line: re.sub(r'"e_n":[0-9.e-]+', '"e_n":0.5', line))  # an edited value
     healed = nsfric.sweep(CASE, **args)
     assert json.loads(healed.attrs["computed_points"]) == 2
     xr.testing.assert_equal(healed, resumed)
@@ -263,7 +276,8 @@ def test_cache_keeps_non_finite_numbers_and_writes_atomically(tmp_path, monkeypa
     cache = PointCache(str(tmp_path))
     result = {"observables": {"a": float("inf"), "b": float("nan"), "c": 1.5}, "stats": {"s": "x"}}
     cache.store("ab" * 32, result)
-    back = cache.load("ab" * 32)
+    assert cache.flush()
+    back = PointCache(str(tmp_path)).load("ab" * 32)
     assert back["observables"]["a"] == float("inf") and np.isnan(back["observables"]["b"])
     assert back["observables"]["c"] == 1.5 and back["stats"] == {"s": "x"}
     assert cache.load("cd" * 32) is None
@@ -272,7 +286,8 @@ def test_cache_keeps_non_finite_numbers_and_writes_atomically(tmp_path, monkeypa
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", fail)
-    assert cache.store("ef" * 32, result) is False  # skipped (noted for the sidecar), never a failed run
+    cache.store("ef" * 32, result)
+    assert cache.flush() is False  # skipped (noted for the sidecar), never a failed run
     assert cache.load("ef" * 32) is None and not list(tmp_path.rglob(".tmp-*"))
 
 

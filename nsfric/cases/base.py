@@ -361,7 +361,7 @@ def _case(case):
 
 
 def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
-             max_steps=None, max_seconds=None):
+             max_steps=None, max_seconds=None, store="all"):
     """Run a fixed-step discrete (DEM) scheme on a case or a Problem.
 
     Parameters
@@ -382,6 +382,9 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
         Also record the auxiliary stage states.
     max_steps, max_seconds : optional
         Step and CPU-time budgets (:class:`~nsfric.errors.BudgetError`).
+    store : ``"all"``, ``"final"`` or an integer stride
+        The rows a batched run (array-valued ``params``) keeps (see
+        :func:`nsfric.schemes.simulate`).
 
     Returns
     -------
@@ -393,7 +396,7 @@ def simulate(case, law=None, scheme="euler", dt=0.1, t_end=None, params=None, st
     from ..schemes import simulate as _simulate
 
     case = _case(case)
-    sol = _simulate(case, law, scheme, dt, t_end, params, stages, max_steps, max_seconds)
+    sol = _simulate(case, law, scheme, dt, t_end, params, stages, max_steps, max_seconds, store=store)
     if isinstance(case, Case):
         sol.units = case.solution_units(sol)
         if not sol.summary and len(sol.t) > 1:  # a scheme logs no contact end: the case finds it on the rows

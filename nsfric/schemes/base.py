@@ -276,19 +276,19 @@ def _budgeted(fn, budget):
     return call
 
 
-def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_steps=None):
+def check_step_budget(n_steps: int, n_rows: int, n_columns: int, dt: float, max_steps=None, more=""):
     """Refuse a run before allocating: more than ``max_steps`` steps, or ``n_rows`` rows
-    of ``n_columns`` numbers beyond the memory limit."""
+    of ``n_columns`` numbers beyond the memory limit (``more``: further advice)."""
     if max_steps is not None and n_steps > max_steps:
         raise BudgetError(f"dt = {dt:g} needs {n_steps} steps, more than max_steps = {max_steps} "
                           "(CLI --max-steps); choose a larger --dt or raise --max-steps")
     dt_min = dt * 8.0 * n_rows * n_columns / MEMORY_LIMIT
     check_memory(8.0 * n_rows * n_columns, f"dt = {dt:g} ({n_steps} steps)",
-                 f"choose --dt >= {dt_min:.3g} (or a shorter --t-end)")
+                 f"choose --dt >= {dt_min:.3g} (or a shorter --t-end){more}")
 
 
 def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1, t_end=None, params=None, stages=False,
-             max_steps=None, max_seconds=None, compiled=False):
+             max_steps=None, max_seconds=None, compiled=False, store="all"):
     """Run ``scheme`` with fixed step ``dt`` on a problem from its start time.
 
     Parameters
@@ -308,6 +308,10 @@ def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1
     compiled : bool, run the compiled kernel of :mod:`nsfric.schemes.batch_kernel` where
         it applies (numba installed, a traceable scheme, no stages, no CPU-time budget):
         the same numbers, without the per-step Python
+    store : ``"all"``, ``"final"`` or an integer stride ``k`` >= 1
+        The rows a batched run keeps: every step, the last row of each member, or every
+        k-th row and the last (the same numbers at those rows; memory of the rows kept,
+        :mod:`nsfric.schemes.batch`).  A single run keeps every row (``"all"``).
 
     Returns
     -------
@@ -318,8 +322,9 @@ def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1
         states have a leading batch axis (:mod:`nsfric.schemes.batch`).
     """
     from ..arguments import integer, positive, seconds
-    from .batch import batch_size, simulate_batch
+    from .batch import batch_size, check_store, simulate_batch
 
+    store = check_store(store)
     dt = positive(dt, "dt")
     t_end = None if t_end is None else positive(t_end, "t_end")
     max_seconds = seconds(max_seconds)
@@ -327,7 +332,10 @@ def simulate(problem: Problem | ProblemFactory, law=None, scheme="euler", dt=0.1
     if B is not None:
         if stages:
             raise ValueError("stages are not recorded for a batched run (array-valued params)")
-        return simulate_batch(problem, law, scheme, dt, t_end, params, B, max_steps, max_seconds)
+        return simulate_batch(problem, law, scheme, dt, t_end, params, B, max_steps, max_seconds, store=store)
+    if store not in ("all", 1):
+        raise ValueError(f"store={store!r} keeps fewer rows of a batched run (array-valued params); a single "
+                         "run keeps every row: store='all'")
     scheme = get_scheme(scheme)
     if isinstance(problem, str):
         raise TypeError(f"simulate: pass a Problem or a case object, not the name {problem!r} "

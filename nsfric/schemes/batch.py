@@ -21,6 +21,12 @@ array-valued parameters broadcasts them into a batch of ``B`` members and return
 The path is chosen by ``backend`` (``"auto"``: numba where it applies and is
 installed, else numpy, else loop), or by the environment variable
 ``NSFRIC_BATCH_BACKEND``; the path taken is ``sol.info["backend"]``.
+
+Which rows are kept is ``store``: ``"all"`` (every step), ``"final"`` (the last row
+of each member) or an integer stride ``k`` (rows 0, k, 2k, ... and the last).  With
+fewer rows than all, the members run in chunks whose every row fits in
+:data:`WORK_BYTES`, and only the rows kept are copied out: memory of the kept rows
+plus one chunk, the same numbers as ``"all"`` at those rows.
 """
 from __future__ import annotations
 
@@ -32,6 +38,7 @@ import numpy as np
 
 from ..solution import Solution
 from ..problems import ProblemFactory
+from ..solvers import loop
 from ..solvers.loop import Budget
 from .batch_field import BatchField, mode_codes
 from .field import Diverged, _compiled
@@ -39,6 +46,30 @@ from .field import Diverged, _compiled
 BACKENDS = ("auto", "numba", "numpy", "loop")
 #: members per compiled call between CPU-time budget checks
 CHUNK = 4096
+#: the working rows of the members run at once when ``store`` keeps fewer rows (bytes)
+WORK_BYTES = 64 * 1024 ** 2
+#: what ``store`` may be
+STORE_TEXT = "store must be 'all', 'final' or an integer stride >= 1"
+
+
+def check_store(store):
+    """``store`` if it is ``"all"``, ``"final"`` or an integer >= 1; else ValueError
+    naming ``store`` and its allowed values."""
+    if isinstance(store, str) and store in ("all", "final"):
+        return store
+    if isinstance(store, (int, np.integer)) and not isinstance(store, (bool, np.bool_)) and store >= 1:
+        return int(store)
+    raise ValueError(f"{STORE_TEXT}, got {store!r}")
+
+
+def stored_rows(n_steps: int, store) -> np.ndarray | None:
+    """The row indices ``store`` keeps of ``n_steps + 1`` rows (None: all of them)."""
+    if store == "all" or store == 1:
+        return None
+    if store == "final":
+        return np.array([n_steps])
+    rows = np.arange(0, n_steps + 1, store)
+    return rows if rows[-1] == n_steps else np.append(rows, n_steps)
 
 
 def batch_size(params) -> int | None:
@@ -88,10 +119,11 @@ def member_values(values: dict, i: int) -> dict:
 
 
 def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_steps=None, max_seconds=None,
-                   backend=None):
+                   backend=None, store="all"):
     """The batched run behind :func:`nsfric.schemes.simulate` (see module docstring)."""
     from .base import check_step_budget, get_scheme, simulate, step_count
 
+    store = check_store(store)
     backend = backend or os.environ.get("NSFRIC_BATCH_BACKEND") or "auto"
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
@@ -113,7 +145,13 @@ def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_
     if n_steps < 1:
         raise ValueError(f"dt = {dt:g} exceeds t_end = {t1:g}: no step fits")
     n = len(model.states)
-    check_step_budget(n_steps, (n_steps + 1) * B, n, dt, max_steps)
+    rows = stored_rows(n_steps, store)
+    work = min(WORK_BYTES, loop.MEMORY_LIMIT // 4)  # the working rows of a chunk of members
+    per = B if rows is None else max(1, min(B, work // (8 * n * (n_steps + 1))))
+    kept = (n_steps + 1) * B if rows is None else len(rows) * B + (n_steps + 1) * per
+    check_step_budget(n_steps, kept, n, dt, max_steps,
+                      more="" if store == "final" else
+                      ", or keep fewer rows of the batch: store='final' or an integer stride")
     P = np.ascontiguousarray([np.broadcast_to(np.asarray(values[q.name], dtype=float), (B,))
                               for q in model.params])
     U0 = _initial_states(case, law, values, B)
@@ -123,19 +161,45 @@ def simulate_batch(case: ProblemFactory, law, scheme, dt, t_end, params, B, max_
         return simulate(case, law, scheme, dt, t1, member_values(values, i), max_seconds=max_seconds)
 
     tic = time.perf_counter()
-    Y = np.empty((n, B, n_steps + 1))
-    steps = np.full(B, n_steps)
-    path, nfev = _run(backend, model, scheme, U0, P, dt, t0, n_steps, Y, steps, budget, per_member)
+    if rows is None:
+        Y = np.empty((n, B, n_steps + 1))
+        steps = np.full(B, n_steps)
+        path, nfev = _run(backend, model, scheme, U0, P, dt, t0, n_steps, Y, steps, budget, per_member)
+    else:
+        Y, steps, path, nfev = _run_kept(rows, per, backend, model, scheme, U0, P, dt, t0, n_steps, budget,
+                                         per_member)
     seconds = time.perf_counter() - tic
     ok = steps == n_steps
     term = "reached t_end" if ok.all() else \
         f"{int((~ok).sum())} of {B} members diverged (first at t = {t0 + steps.min() * dt:.6g})"
-    sol = Solution.from_batch(model, values, t0 + dt * np.arange(n_steps + 1), Y,
+    t = t0 + dt * np.arange(n_steps + 1)
+    sol = Solution.from_batch(model, values, t if rows is None else t[rows], Y,
                               lambda Y, P: mode_codes(model, Y, P), scheme=scheme.name, dt=dt,
-                              t_span=(t0, t1), stats={"nfev": nfev, "seconds": seconds},
-                              termination=term, steps=steps, case=first.name or model.name, law=law)
+                              t_span=(t0, t1), stats={"nfev": nfev, "seconds": seconds, "nsteps": n_steps},
+                              termination=term, steps=steps, case=first.name or model.name, law=law,
+                              n_steps=n_steps)
     sol.info["backend"] = path
+    sol.info["store"] = store
     return sol
+
+
+def _run_kept(rows, per, backend, model, scheme, U0, P, h, t0, n_steps, budget, per_member):
+    """:func:`_run` over chunks of ``per`` members, keeping the ``rows`` of each:
+    ``(Y (n, B, len(rows)), steps, path, nfev)``."""
+    n, B = U0.shape
+    Y = np.empty((n, B, len(rows)))
+    steps = np.full(B, n_steps)
+    path, nfev = None, 0
+    for b0 in range(0, B, per):
+        b1 = min(B, b0 + per)
+        W, s = np.empty((n, b1 - b0, n_steps + 1)), steps[b0:b1]  # contiguous, as the kernels take it
+        path, nf = _run(backend, model, scheme, np.ascontiguousarray(U0[:, b0:b1]),
+                        np.ascontiguousarray(P[:, b0:b1]), h, t0, n_steps, W, s, budget,
+                        lambda i, b0=b0: per_member(b0 + i))
+        Y[:, b0:b1] = W[:, :, rows]
+        nfev += nf
+        del W  # freed before the next chunk's rows are allocated
+    return Y, steps, path, nfev
 
 
 def _initial_states(case: ProblemFactory, law, values, B):

@@ -28,7 +28,7 @@ import numpy as np
 from .. import cache_store
 from ..io import versions
 from ..problems import ProblemFactory
-from .cache import PointCache, content_key, model_hash, source_hash
+from .cache import PointCache, content_key, model_hash, source_hash, spec_text, text_key
 from .execute import Progress, run_tasks
 from .grid import check_grid, points as grid_points
 from .results import to_dataset
@@ -317,11 +317,12 @@ def sweep(case: ProblemFactory | Callable, law=None, grid=None, observables=None
     if on_failure == "record":
         evaluator = Recording(evaluator)
     pts = grid_points(grid)
-    specs = [evaluator.spec(p) for p in pts]  # validates every point before any run
-    keys = [content_key(s) for s in specs]
+    specs = [spec_text(evaluator.spec(p)) for p in pts]  # validates every point before any run
+    keys = [text_key(s) for s in specs]
     cache = PointCache(cache_dir) if cache_dir else None
     results = [None] * len(pts)
     if cache is not None and not force:
+        cache.want(keys)  # the store's other entries are not held in memory
         results = [cache.load(k, s) for k, s in zip(keys, specs)]
     todo = [(i, p) for i, p in enumerate(pts) if results[i] is None]
     computed, t0 = len(todo), time.perf_counter()
@@ -341,9 +342,13 @@ def sweep(case: ProblemFactory | Callable, law=None, grid=None, observables=None
                 cache.store(keys[i], result, specs[i])
             bar.advance()
 
-        if len(todo) < len(pts):
-            _check_observables(observables, *next((r, pts[i]) for i, r in enumerate(results) if r))
-        run_tasks(evaluator, todo, done, executor, jobs, chunksize, retries)
+        try:
+            if len(todo) < len(pts):
+                _check_observables(observables, *next((r, pts[i]) for i, r in enumerate(results) if r))
+            run_tasks(evaluator, todo, done, executor, jobs, chunksize, retries)
+        finally:  # what was computed is stored, also when the sweep stops early
+            if cache is not None:
+                cache.close()
     seconds = time.perf_counter() - t0
     meta = _provenance(case, evaluator, grid, observables, computed, seconds)
     if cache_store.notes():  # a cache that could not be written: skipped, said in the sidecar
