@@ -40,72 +40,11 @@ def _rates(stuck, g, lam, fp, fm, k):
 
 
 @njit(cache=True)
-def _tableau_step(u, h, stuck, G, LAM, FP, FM, p, w, a_ptr, a_col, a_val, nb, den, ks, y, fp, fm, acc, out):
-    """One tableau step from ``u`` into ``out``: ``(evaluations, crossed)`` (``g``
-    reached or crossed 0 at a stage against the start's ``G``)."""
-    n = u.shape[0]
-    nf = 0
-    cs = False
-    for i in range(nb.shape[0]):
-        if a_ptr[i] == a_ptr[i + 1]:  # the stage state is u: the start's pieces
-            _rates(stuck, G, LAM, FP, FM, ks[i])
-            continue
-        for j in range(n):
-            y[j] = u[j]
-        for q in range(a_ptr[i], a_ptr[i + 1]):
-            ah = a_val[q] * h
-            for j in range(n):
-                y[j] = y[j] + ah * ks[a_col[q], j]
-        g, lam, _ = evaluate(y, p, w, fp, fm)
-        nf += 1
-        cs = cs or G * g <= 0.0
-        _rates(stuck, g, lam, fp, fm, ks[i])
-    first = True
-    for i in range(nb.shape[0]):
-        if nb[i] != 0.0:
-            for j in range(n):
-                acc[j] = nb[i] * ks[i, j] if first else acc[j] + nb[i] * ks[i, j]
-            first = False
-    hd = h / den
-    for j in range(n):
-        out[j] = u[j] + hd * acc[j]
-    return nf, cs
-
-
-@njit(cache=True)
-def _bdf_step(u, h, stuck, G, p, w, k, c, a, beta, corrections, hist, pred, base, fp, fm, kk, out):
-    """One BDF-k predictor-corrector step from ``u`` and the full history into ``out``:
-    ``(evaluations, crossed)``."""
-    n = u.shape[0]
-    for j in range(n):
-        x = 0.0 + c[0] * u[j]
-        for m in range(k):
-            x = x + c[m + 1] * hist[m, j]
-        pred[j] = x
-        x = 0.0 + a[0] * u[j]
-        for m in range(k - 1):
-            x = x + a[m + 1] * hist[m, j]
-        base[j] = x
-    bh = beta * h
-    nf = 0
-    cs = False
-    for _ in range(corrections):
-        g, lam, _b = evaluate(pred, p, w, fp, fm)
-        nf += 1
-        cs = cs or G * g <= 0.0
-        _rates(stuck, g, lam, fp, fm, kk)
-        for j in range(n):
-            out[j] = base[j] + bh * kk[j]
-            pred[j] = out[j]
-    return nf, cs
-
-
-@njit(cache=True)
 def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_from, ev_to, n_ev, nfev,
         projection, rule, b0, b1, a_ptr, a_col, a_val, nb, den, k, c, a, beta, corrections, projected, n_pre):
     n, n_params = u_init.shape[0], p_all.shape[0]
     room = ev_step.shape[1]
-    u, un, y, acc, pred, base = _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n)
+    u, un, y, acc, base = _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n)
     FP, FM, QP, QM = _np.empty(n), _np.empty(n), _np.empty(n), _np.empty(n)
     fp, fm, kk = _np.empty(n), _np.empty(n), _np.empty(n)
     ks = _np.empty((nb.shape[0], n))
@@ -118,7 +57,7 @@ def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_
         for j in range(n):
             u[j] = u_init[j, b]
         prepare(p, w)
-        G, LAM, _ = evaluate(u, p, w, FP, FM)
+        G, LAM, B = evaluate(u, p, w, FP, FM)
         nf = 1
         ST = G == 0 and LAM >= 0 and LAM <= 1
         SD = delta_side(ST, G, LAM)
@@ -129,13 +68,50 @@ def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_
         ne = 0
         nh = 0  # history length (BDF: grows to k in the RK4 start)
         for i in range(n_steps):
-            if k > 0 and nh == k:
-                nfs, cs = _bdf_step(u, h, ST, G, p, w, k, c, a, beta, corrections, hist, pred, base, fp, fm,
-                                    kk, un)
-            else:
-                nfs, cs = _tableau_step(u, h, ST, G, LAM, FP, FM, p, w, a_ptr, a_col, a_val, nb, den, ks, y,
-                                        fp, fm, acc, un)
-            nf += nfs
+            cs = False  # g reached or crossed 0 at an evaluation inside the step
+            if k > 0 and nh == k:  # BDF-k: predictor, base, corrections (BDFPredictorCorrector.step's order)
+                for j in range(n):
+                    x = 0.0 + c[0] * u[j]
+                    for m in range(k):
+                        x = x + c[m + 1] * hist[m, j]
+                    y[j] = x
+                    x = 0.0 + a[0] * u[j]
+                    for m in range(k - 1):
+                        x = x + a[m + 1] * hist[m, j]
+                    base[j] = x
+                bh = beta * h
+                for _corr in range(corrections):
+                    g, lam, _brake = evaluate(y, p, w, fp, fm)
+                    nf += 1
+                    cs = cs or G * g <= 0.0
+                    _rates(ST, g, lam, fp, fm, kk)
+                    for j in range(n):
+                        un[j] = base[j] + bh * kk[j]
+                        y[j] = un[j]
+            else:  # the tableau (of the scheme, or of BDF's RK4 start)
+                for stage in range(nb.shape[0]):
+                    if a_ptr[stage] == a_ptr[stage + 1]:  # the stage state is u: the start's pieces
+                        _rates(ST, G, LAM, FP, FM, ks[stage])
+                        continue
+                    for j in range(n):
+                        y[j] = u[j]
+                    for q in range(a_ptr[stage], a_ptr[stage + 1]):
+                        ah = a_val[q] * h
+                        for j in range(n):
+                            y[j] = y[j] + ah * ks[a_col[q], j]
+                    g, lam, _brake = evaluate(y, p, w, fp, fm)
+                    nf += 1
+                    cs = cs or G * g <= 0.0
+                    _rates(ST, g, lam, fp, fm, ks[stage])
+                first = True
+                for stage in range(nb.shape[0]):
+                    if nb[stage] != 0.0:
+                        for j in range(n):
+                            acc[j] = nb[stage] * ks[stage, j] if first else acc[j] + nb[stage] * ks[stage, j]
+                        first = False
+                hd = h / den
+                for j in range(n):
+                    un[j] = u[j] + hd * acc[j]
             if k > 0:  # the new history: [u] + the old one, at most k states
                 top = nh if nh < k else k - 1
                 for m in range(top, 0, -1):
@@ -178,7 +154,9 @@ def run(u_init, p_all, h, t0, n_steps, rows, y_out, m_out, ev_step, ev_kind, ev_
             for j in range(n):
                 finite = finite or math.isfinite(u[j])
             if not finite:
-                y_out[:, b, r:] = math.nan
+                for j in range(n):
+                    for q in range(r, y_out.shape[2]):
+                        y_out[j, b, q] = math.nan
                 break
         n_ev[b] = ne
         nfev[b] = nf
