@@ -131,3 +131,20 @@ def test_a_users_scheme_keeps_its_traced_loop_with_the_same_bits(traced, user, p
     assert traced == [user.name]
     assert_same(old, new)
     assert_same(old, run(user, "numpy", projection), evaluations=False)
+
+
+def test_old_and_new_kernels_agree_on_the_slope(traced):
+    """The block on the slope (stick, slip, projection): the traced loop of BDF5 (a user's
+    copy) and the generic loop give the same rows, modes, events and evaluations."""
+    case = nsfric.get_case("slope-block")
+    model = case.model("coulomb")
+    sets = [case.bind("coulomb", {"alpha": a}) for a in (15.0, 30.0)]
+    P = np.stack([param_vector(model, s) for s in sets], axis=1)
+    U0 = np.stack([case.y0("coulomb", s) for s in sets], axis=1)
+    outs = []
+    for scheme in (UserBDF(5), BDFPredictorCorrector(5)):
+        f = DeltaField(model, P)
+        outs.append((run_batch(f, U0, 5e-6, 3000, scheme, True, keep=7, backend="numba"), f.n_eval))
+    assert traced == ["bdf5-pc"]
+    assert any(e["kind"] == "stick" for e in outs[0][0][2][0])
+    assert_same(*outs)
