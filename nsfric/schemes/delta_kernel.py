@@ -18,6 +18,11 @@ member by member in compiled code; nothing is restated by hand:
   :mod:`nsfric.schemes.batch_kernel`); a multistep history (BDF-k in predictor-corrector
   form, started by RK4) lives in slots, one traced step per history length.
 
+Tracing gives one loop per model and scheme; a scheme of a known family (explicit
+Runge-Kutta in tableau form, BDF-k predictor-corrector) runs instead the model's one
+generic loop with the scheme as run-time data (:mod:`nsfric.schemes.delta_generic`):
+fewer numba compilations, the same operations.  Tracing stays for the other schemes.
+
 Each member performs the floating-point operations of the NumPy loop in the same order,
 so the members equal the NumPy runs (tested).  A scheme that does more than assignments
 and linear combinations of states (e.g. one that reads the stuck flags,
@@ -33,7 +38,9 @@ import numpy as np
 from ..memo import Identity, Memo
 from ..symbolic.kernel import block_lines, hoisted_block_lines, identifier, load_source, source_key
 from . import delta as D
+from . import delta_generic as G
 from . import stick_rules as R
+from .base import get_scheme
 from .batch_kernel import check_powers, remembered
 from .codecache import is_index_list, store as scheme_store
 from .trace import Recorder, Sym, Untraceable
@@ -296,11 +303,37 @@ def _call(run, U, P, h, t0, n_steps, rows, a, projection, rule, b0, b1):
 
 def kernel(model, scheme):
     """The compiled loop ``run`` of ``scheme`` (a plain explicit scheme) plus the delta
-    adjustment on ``model``; raises :class:`Untraceable` or ImportError (no numba)."""
+    adjustment on ``model``: the model's one generic loop with the scheme as data where
+    it is of a known family (:mod:`~nsfric.schemes.delta_generic`), else its traced loop;
+    raises :class:`Untraceable` or ImportError (no numba)."""
     import numba  # noqa: F401  (ImportError: the NumPy loop runs)
 
+    plan = G.plan(scheme)
+    if plan is not None:
+        run, tail = remembered(_KERNELS, ("generic",), model, lambda: _build_generic(model))
+        data = G.arguments(plan) + tail
+        return lambda *args: run(*args, *data)
     key = (type(scheme), scheme.name, getattr(scheme, "corrections", None))
     return remembered(_KERNELS, key, model, lambda: _build(model, scheme))
+
+
+def _build_generic(model):
+    """``(run, tail)``: the generic loop of ``model`` and its model-fixed trailing
+    arguments (the projected states, the number of parameter subexpressions), compiled
+    now (errors: :class:`Untraceable`)."""
+    n, n_params = len(model.states), len(model.params)
+    field_mod, projected, n_pre = _field_module(model)
+    tail = (np.array(projected, dtype=np.int64), int(n_pre))
+    rk = G.plan(get_scheme("euler"))
+    try:
+        run = G.load(field_mod, model.name, n, n_params, n_pre).run
+        a = _arrays(n, n_params, 0, 2, 1)
+        _call(lambda *args: run(*args, *G.arguments(rk), *tail), np.zeros((n, 0)), np.zeros((n_params, 0)), 1.0,
+              0.0, 1, np.array([0, 1, -1]), a, False, R.CROSSING, 0, 0)
+    except Exception as e:  # code numba cannot compile: no kernel
+        raise Untraceable(f"no compiled delta loop for {model.name!r}: {type(e).__name__}: "
+                          f"{str(e).splitlines()[0] if str(e) else ''}") from e
+    return run, tail
 
 
 def _build(model, scheme):
@@ -329,7 +362,8 @@ def run_kernel(field, scheme, U0, h, n_steps, projection, t0, keep, progress, ru
     if rows[-1] != n_steps:
         rows.append(n_steps)
     rows_ext = np.array(rows + [-1], dtype=np.int64)
-    P = np.ascontiguousarray(np.broadcast_to(field.P, (field.P.shape[0], B)), dtype=float)
+    # a writable copy: a read-only array (broadcast_to's view) is another signature, compiled again
+    P = np.array(np.broadcast_to(field.P, (field.P.shape[0], B)), dtype=float, order="C")
     U = np.ascontiguousarray(U0, dtype=float)
     room = EVENT_ROOM
     while True:
