@@ -35,6 +35,7 @@ def _run(name, store, **kw):
 
 
 @pytest.mark.parametrize("name", sorted(PATHS))
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # the diverged members
 def test_final_and_stride_rows_equal_the_rows_of_all(name, monkeypatch):
     full = _run(name, "all")
     n_rows = len(full.t)
