@@ -181,8 +181,7 @@ def to_kratos_linear(values: dict) -> dict:
         outside ``(2/3, 4/3)``, ``gamma_t`` not ``gamma_n sqrt(ks_ratio)``.
     """
     m, R, ks = values["m"], values["R"], values["ks_ratio"]
-    if not math.isclose(values["I"], 0.4 * m * R ** 2, rel_tol=1e-12):
-        raise ValueError(f"I must be 2/5 m R^2 = {0.4 * m * R ** 2:.6g} kg m^2 for Kratos's sphere, got {values['I']:.6g}")
+    check_sphere(values)
     if not 2 / 3 < ks < 4 / 3:
         raise ValueError(f"ks_ratio must be in (2/3, 4/3) for Kratos's linear law against a rigid wall "
                          f"(kt/kn = 2 (1 - nu)/(2 - nu), nu in (-1, 1/2)), got {ks:g}")
@@ -192,10 +191,24 @@ def to_kratos_linear(values: dict) -> dict:
         raise ValueError(f"gamma_t must be gamma_n sqrt(ks_ratio) = {expect:.10g} kg/s for Kratos's linear law "
                          f"(one DAMPING_GAMMA for both dashpots), got {values['gamma_t']:.10g}")
     poisson = (2 - 2 * ks) / (2 - ks)
-    e_star = values["k_n"] / (math.pi * MODIFIED_RADIUS * R)
+    return sphere_material(values, values["k_n"] / (math.pi * MODIFIED_RADIUS * R), poisson, gamma)
+
+
+def check_sphere(values: dict):
+    """ValueError unless the bound parameters ``values`` are a Kratos sphere's: ``I = 2/5 m R^2``."""
+    m, R = values["m"], values["R"]
+    if not math.isclose(values["I"], 0.4 * m * R ** 2, rel_tol=1e-12):
+        raise ValueError(f"I must be 2/5 m R^2 = {0.4 * m * R ** 2:.6g} kg m^2 for Kratos's sphere, got {values['I']:.6g}")
+
+
+def sphere_material(values: dict, e_star: float, poisson: float, damping_gamma: float) -> dict:
+    """The Kratos material of a sphere with the effective modulus ``e_star`` against the
+    rigid wall (``1/E* = (1 - nu^2)/E + (1 - nu^2)/E_w``, solved for ``E``), Poisson's
+    ratio ``poisson``, its mass and radius from ``values`` and ``DAMPING_GAMMA``."""
+    m, R = values["m"], values["R"]
     young = (1 - poisson ** 2) / (1 / e_star - (1 - poisson ** 2) / WALL_YOUNG)
     return {"young": young, "poisson": poisson, "density": m / (4.0 / 3.0 * math.pi * R ** 3), "radius": R,
-            "damping_gamma": gamma, "friction": values["mu"]}
+            "damping_gamma": damping_gamma, "friction": values["mu"]}
 
 
 def _files(folder, material, L, law):

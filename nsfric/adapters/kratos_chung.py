@@ -26,7 +26,7 @@ import math
 
 from ..conventions import Convention
 from ._runner import impact_runner
-from .kratos import WALL_YOUNG, available, run_wall_impact  # noqa: F401  (available: what nsfric verify --code asks)
+from .kratos import available, check_sphere, run_wall_impact, sphere_material  # noqa: F401  (available: what nsfric verify --code asks)
 
 #: the case the adapter runs
 CASE = "chung-ooi"
@@ -65,20 +65,15 @@ def to_kratos_hertz(values: dict) -> dict:
         outside ``(4/3, 8/3)``) or that the adapter does not translate (``gamma_t`` not 0:
         Kratos's damping is one ``DAMPING_GAMMA`` on ``sqrt(m Kn)``, the case's a constant).
     """
-    m, R = values["m"], values["R"]
-    if not math.isclose(values["I"], 0.4 * m * R ** 2, rel_tol=1e-12):
-        raise ValueError(f"I must be 2/5 m R^2 = {0.4 * m * R ** 2:.6g} kg m^2 for Kratos's sphere, got {values['I']:.6g}")
+    check_sphere(values)
     if values["gamma_t"] != 0:
         raise ValueError(f"gamma_t must be 0 for the adapter (Kratos's damping is not a constant), got {values['gamma_t']:g}")
-    e_star = values["k_n_tilde"] / (4.0 / 3.0 * math.sqrt(R))
+    e_star = values["k_n_tilde"] / (4.0 / 3.0 * math.sqrt(values["R"]))
     ratio = values["k_ta"] / e_star  # 8 G*/E* = 4 (1 - nu)/(2 - nu)
     if not 4 / 3 < ratio < 8 / 3:
         raise ValueError(f"k_ta/E* must be in (4/3, 8/3) for Kratos's Hertz law against a rigid wall (8 G*/E* = "
                          f"4 (1 - nu)/(2 - nu), nu in (-1, 1/2)), got {ratio:g}")
-    poisson = (4 - 2 * ratio) / (4 - ratio)
-    young = (1 - poisson ** 2) / (1 / e_star - (1 - poisson ** 2) / WALL_YOUNG)
-    return {"young": young, "poisson": poisson, "density": m / (4.0 / 3.0 * math.pi * R ** 3), "radius": R,
-            "damping_gamma": 0.0, "friction": values["mu"]}
+    return sphere_material(values, e_star, (4 - 2 * ratio) / (4 - ratio), 0.0)
 
 
 def run_chung_ooi(params: dict | None, dt: float, style: str = "DEM_D_Hertz_viscous_Coulomb") -> dict:
