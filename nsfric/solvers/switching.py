@@ -371,13 +371,14 @@ def _group_tolerances(guards, vals, rates, y, t=None, scales=None):
     scale = float(np.max(np.abs(y))) if np.size(y) else 0.0
     exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
     tol, rtol = np.empty(len(guards)), np.empty(len(guards))
-    for grp in (exit_, ~exit_):
+    for grp, own_units in ((exit_, False), (~exit_, scales is not None)):
         if grp.any():
-            tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
+            if own_units:
+                tol[grp] = 1e-12 * np.maximum(np.maximum(np.abs(vals[grp]), np.asarray(scales, dtype=float)[grp]),
+                                              1e-300)
+            else:
+                tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
             rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
-    if scales is not None:
-        own = ~exit_
-        tol[own] = 1e-12 * np.maximum(np.maximum(np.abs(vals[own]), np.asarray(scales, dtype=float)[own]), 1e-300)
     tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
     return tol, rtol
 
