@@ -210,14 +210,8 @@ def csv_text(columns: dict) -> str:
     arrays = [np.asarray(columns[n]) for n in names]
     real = [a.ndim == 1 and (np.issubdtype(a.dtype, np.floating) or np.issubdtype(a.dtype, np.integer))
             for a in arrays]
-    if names and all(real):
-        rows = min(len(a) for a in arrays)
-        cells = [_float_cells(a[:rows]) for a in arrays]
-        if rows:
-            buf.write("\n".join(map(",".join, zip(*cells))))
-            buf.write("\n")
-        return buf.getvalue()
-    if len(names) > 1 and all(a.ndim == 1 for a in arrays):
+    # (a lone text column is left to the csv writer: it quotes a row of one empty cell)
+    if names and all(a.ndim == 1 for a in arrays) and (all(real) or len(names) > 1):
         rows = min(len(a) for a in arrays)
         cells = [_float_cells(a[:rows]) if ok else _text_cells(a[:rows]) for a, ok in zip(arrays, real)]
         if all(c is not None for c in cells):  # no cell needs quoting: joined as the csv writer would
