@@ -159,6 +159,26 @@ def test_values_that_do_not_converge():
     assert res.points[0].status == DIVERGES and "no order" in res.points[0].limit.reason()
 
 
+def test_an_error_that_falls_while_changing_sign_converges_without_an_order(correct):
+    """A nonsmooth problem's error can change sign with the grid phase as it shrinks (the
+    Kratos Hertz law on t_n/100 ... t_n/800: 3.5e-5 ... 1.5e-6): no order fits, but the
+    code converges -- to the law when its finest value is within the tail of its
+    differences, elsewhere when it is not; values whose differences do not fall stay
+    "does not converge" (:func:`test_values_that_do_not_converge`)."""
+    exact = correct.points[0].laws["d-sds"]["exact"]
+    h = np.array([0.04, 0.02, 0.01, 0.005])
+    errors = np.array([3.5e-5, -4e-6, 9e-6, -1.5e-6])
+    p = nsfric.verify(CASE, "d-sds", input={"dt": h, "xi_end": exact + errors}, t_end=T_END).points[0]
+    d = p.laws["d-sds"]
+    assert p.status == "converges to d-sds", p.verdict()
+    assert not d["order"].ok and not p.limit.order.ok and p.limit.shrinking
+    assert p.limit.value == exact + errors[-1]  # the finest value
+    assert 1.3e-5 < p.limit.uncertainty < 2e-5  # the tail of the finest differences, 1.05e-5 and 1.3e-5
+    assert "no order" in p.verdict() and "fall with the step" in p.verdict()
+    off = nsfric.verify(CASE, "d-sds", input={"dt": h, "xi_end": exact + 1e-3 + errors}, t_end=T_END).points[0]
+    assert off.status == ELSEWHERE and off.limit.shrinking, off.verdict()
+
+
 def test_the_limit_of_closed_form_sequences():
     h = np.array([0.04, 0.02, 0.01, 0.005])
     for y, limit in ((1.0 + 0.43 * h + 2.3 * h ** 2, 1.0), (-2.0 + 0.5 * h ** 2 - 3 * h ** 3, -2.0)):

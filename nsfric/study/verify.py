@@ -16,7 +16,11 @@ a CSV file or from a ``runner(dt, params)`` callable wrapping any code
   uncertainty (the two uncertainties added);
 * ``status``: :data:`CONVERGES` (to this law: ``|offset|`` within its uncertainty and the
   values converge), :data:`ELSEWHERE` (``|offset|`` beyond it), :data:`DIVERGES` (the
-  values do not converge: no self-convergence order).
+  values do not converge: no self-convergence order, and their differences do not
+  fall with the step).  Values whose differences fall with the step without an order
+  (a nonsmooth problem's error changing sign with the grid phase) converge with "no
+  order" in the verdict, their limit the finest value
+  (:func:`~nsfric.study.verify_limit.extrapolate`).
 
 With several laws a point says which one the code converges to (the law whose offset is
 within its uncertainty, the smallest relative to it when several are; else the closest

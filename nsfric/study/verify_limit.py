@@ -43,6 +43,9 @@ ROUNDOFF = 1e-12
 #: a fitted order within this of an integer ``q``: the uncertainty is at least the
 #: change of the limit under the order ``q`` (a higher-order term biases the fit)
 ORDER_BIAS = 0.1
+#: values without an order converge when their differences fall at least this fast
+#: with the step over the whole ladder (least-squares slope, :func:`shrink_slope`)
+MIN_SHRINK_SLOPE = 0.5
 
 
 @dataclass
@@ -59,7 +62,11 @@ class Limit:
     constant : bool
         The values do not change with the step (every difference at round-off).
     note : str
-        Where the order used is not the self-convergence order, which one and why.
+        Where the order used is not the self-convergence order, which one and why; for
+        values that converge without an order (``shrinking``), how the limit was taken.
+    shrinking : bool
+        The values converge without an order: their differences fall with the step but
+        scatter (:func:`shrink_slope`); the limit is the finest value.
     """
 
     value: float
@@ -67,10 +74,11 @@ class Limit:
     order: OrderFit
     constant: bool = False
     note: str = ""
+    shrinking: bool = False
 
     @property
     def converges(self) -> bool:
-        return self.constant or (self.order.ok and math.isfinite(self.value))
+        return self.constant or ((self.order.ok or self.shrinking) and math.isfinite(self.value))
 
     def reason(self) -> str:
         """Why the values do not converge (empty when they do)."""
@@ -109,6 +117,18 @@ def self_order(h, y, floor, tol=0.3) -> OrderFit:
             break
         p = fit.order
     return fit
+
+
+def shrink_slope(h, y, floor) -> float:
+    """The least-squares slope ``s`` of ``log |Delta_i|`` against ``log h`` (``h``
+    ascending, at least four values; differences at round-off count as ``floor``) when
+    the differences fall with the step -- ``s >=`` :data:`MIN_SHRINK_SLOPE` and the finest
+    difference below half the coarsest --, else ``nan``."""
+    d = np.maximum(np.abs(np.diff(y)), floor)
+    if len(d) < 3:
+        return math.nan
+    s = float(np.polyfit(np.log(h[1:]), np.log(d), 1)[0])
+    return s if s >= MIN_SHRINK_SLOPE and d[0] < 0.5 * d[-1] else math.nan
 
 
 def _aitken(y) -> float:
@@ -151,7 +171,16 @@ def extrapolate(dts, values, tol=0.3, order: OrderFit | None = None) -> Limit:
         note = f"self-convergence {fit.reason}; the order of the error against the exact value is used"
         fit = order
     if not fit.ok:
-        return Limit(math.nan, math.nan, fit)
+        slope = shrink_slope(h, y, floor)
+        if not math.isfinite(slope):
+            return Limit(math.nan, math.nan, fit)
+        rho = (h[0] / h[1]) ** slope
+        d = np.abs(np.diff(y[:3]))
+        u = float(np.max(d)) * rho / (1.0 - rho) + floor
+        return Limit(float(y[0]), u, fit, note=(
+            f"the differences fall with the step (slope {slope:.2f} over the ladder) but give no order: "
+            f"limit = the finest value, uncertainty = the geometric tail of the two finest differences"),
+            shrinking=True)
     p = fit.order
 
     def richardson(i):

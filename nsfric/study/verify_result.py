@@ -75,7 +75,9 @@ class VerifyPoint:
         if len(self.laws) > 1 and self.converges_to is None and lim.converges:
             head = f"converges to none of {', '.join(self.laws)}; closest: {self.law}"
         text = f"{head} ({order}"
-        if lim.note:
+        if lim.shrinking:
+            text += f"; {lim.note}"
+        elif lim.note:
             text += "; the values' differences give no order: extrapolated at the error's order"
         if lim.converges:
             text += (f"; limit {lim.value:.10g} ± {lim.uncertainty:.2g}, exact {d['exact']:.10g}, "
