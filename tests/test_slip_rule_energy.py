@@ -114,3 +114,27 @@ def test_a_limit_the_solver_cannot_continue_is_named_in_the_certificate_not_hidd
         window = (tr[:, 0] > 7.3e-6) & (tr[:, 0] < 7.7e-6)
         switches.append(int(np.sum(capped[window][1:] != capped[window][:-1])))
     assert switches[0] > 10 and switches[1] > 3 * switches[0], switches
+
+
+def test_the_energy_account_reads_each_laws_declared_spring():
+    """The account's elastic force and spring energy are the outputs the laws declare
+    (``F_t_el``, ``E_t``): the energy is the force's potential, ``dE_t/dxi = -F_t_el``,
+    in every mode of every law that declares them, and both are zero while the contact
+    is open."""
+    import sympy as sp
+
+    from nsfric.symbolic.laws import SPRING_OUTPUTS, get_law, xi
+
+    case = get_case("sphere-wall")
+    for name in case.tangential_laws:
+        law = get_law(name)
+        for mode in (*law.branches.values(), *law.slidings.values()):
+            F_el, E_t = (sp.sympify(mode.outputs[k]) for k in SPRING_OUTPUTS)
+            assert sp.simplify(sp.diff(E_t, xi) + F_el) == 0, (name, F_el, E_t)
+        model = case.numeric_model(f"{name}/linear-dashpot-force-end")
+        assert set(SPRING_OUTPUTS) <= set(model.output_names), name
+    sol = case.reference_solution("sds-trim/linear-dashpot-force-end")
+    free = np.array([m == "free" for m in sol.modes])
+    assert free.any() and not np.any(sol["E_t"][free]) and not np.any(sol["F_t_el"][free])
+    touching = ~free & (np.abs(sol["xi"]) > 0)
+    assert np.all(sol["E_t"][touching] > 0)

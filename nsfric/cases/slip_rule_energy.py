@@ -5,11 +5,13 @@ The impact is the slip-rule zoo's (:mod:`nsfric.cases.slip_rule_zoo`): a sphere 
 wall, lever arm ``R``, the normal force clamped at zero.  The tangential force ``F_t``
 does the work ``W = int F_t v_t dt`` on the sphere (``v_t = v_x + R omega``, so that
 ``W`` is the change of ``m v_x^2/2 + I omega^2/2``); it splits into the spring's part
-``W_elastic = int F_el v_t dt`` (``F_el = -k_t xi`` where the law has a spring ``xi``,
-as :meth:`~nsfric.schemes.slip_rules.SlipRule.elastic_force` for a displacement history;
-zero for Chrono's ``coulomb-viscous``) and the rest ``W_damping = W - W_elastic``
-(dashpot, trimmed or dropped); the slider dissipates ``E_slip = -W_elastic - E_t(end)``
-with the spring energy ``E_t = k_t xi^2/2`` and ``E_t = 0`` before the contact.  A
+``W_elastic = int F_el v_t dt`` (``F_el``: the elastic part of the force the law
+declares, its output ``F_t_el``, :data:`~nsfric.symbolic.laws.SPRING_OUTPUTS`: ``-k_t
+xi`` for a spring on the displacement ``xi``, as the code's step has it in
+:meth:`~nsfric.schemes.slip_rules.SlipRule.elastic_force`; zero for Chrono's
+``coulomb-viscous``) and the rest ``W_damping = W - W_elastic`` (dashpot, trimmed or
+dropped); the slider dissipates ``E_slip = -W_elastic - E_t(end)`` with the spring
+energy the law declares, ``E_t`` (``k_t xi^2/2``), and ``E_t = 0`` before the contact.  A
 negative ``E_slip`` is spring energy no work put in (a reset that loads the spring).
 Along the exact limit the integrals are Gauss-Legendre quadratures of the dense output
 on each smooth piece between the solution's events (:func:`exact_energy_account`); in
@@ -82,28 +84,26 @@ def exact_energy_account(law: str, p: dict, until: float | None = None) -> dict:
     t0, t1 = sol.span[0], ends[0] if until is None else min(float(until), ends[0])
     cuts = sorted({t0, t1, *(e.t for e in sol.events if t0 < e.t < t1)})
     names = list(sol.state_names)
-    m, I, R, k_t = p["m"], p["I"], p["R"], p["k_t"]
+    m, I, R = p["m"], p["I"], p["R"]
     E0 = 0.5 * m * p["v"] ** 2
 
-    def states(t):
-        return dict(zip(names, sol(np.atleast_1d(t))))
-
-    W_el, gain = 0.0, 0.0
+    W_el, gain, mode = 0.0, 0.0, None
     for a, b in zip(cuts[:-1], cuts[1:]):
         if b <= a:
             continue
+        mode = sol.mode_at(0.5 * (a + b))  # the piece's mode, also at its ends
         t, w = _gauss(a, b)
-        s = states(t)
-        xi = s["xi"] if "xi" in s else np.zeros_like(t)
-        W_el += float(np.sum(w * (-k_t * xi) * (s["vx"] + R * s["omega"])))
         # the energy also just inside both ends of the piece (a reset's jump is at its start)
-        ends = np.array([a + 1e-12 * (b - a), b - 1e-12 * (b - a)])
-        s = {k: np.concatenate([v, e]) for (k, v), e in zip(s.items(), states(ends).values())}
-        E = mechanical_energy(p, s)
+        t = np.concatenate([t, [a + 1e-12 * (b - a), b - 1e-12 * (b - a)]])
+        Y = sol(t)
+        s = dict(zip(names, Y))
+        F_el = sol.derived("F_t_el", y=Y, modes=[mode] * len(t))[:-2]  # the law's elastic force
+        W_el += float(np.sum(w * F_el * (s["vx"] + R * s["omega"])[:-2]))
+        E = mechanical_energy(sol, p, Y, [mode] * len(t))
         gain = max(gain, float(np.max(E - E0)) / E0)
-    first, last = states(t0), states(t1)
+    first, last = (dict(zip(names, sol(np.atleast_1d(t)))) for t in (t0, t1))
     kin_t = {k: 0.5 * m * s["vx"][0] ** 2 + 0.5 * I * s["omega"][0] ** 2 for k, s in (("0", first), ("1", last))}
-    E_t_end = 0.5 * k_t * float(last["xi"][0]) ** 2 if "xi" in last else 0.0
+    E_t_end = float(sol.derived("E_t", y=sol(np.atleast_1d(t1)), modes=[mode])[0]) if mode is not None else 0.0
     W = kin_t["1"] - kin_t["0"]
     return {"W_total": W / E0, "W_elastic": W_el / E0, "W_damping": (W - W_el) / E0,
             "E_slip": (-W_el - E_t_end) / E0, "max_energy_gain": gain}

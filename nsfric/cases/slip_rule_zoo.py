@@ -100,21 +100,22 @@ def case_params(law: str, p: dict) -> dict:
     return out
 
 
-def mechanical_energy(p: dict, s: dict):
-    """The mechanical energy of the impact ``p`` at the states ``s`` (by name): kinetic
-    (translation and spin), the normal spring ``k_n delta^2/2`` and the tangential spring
-    ``k_t xi^2/2`` where the law has one."""
-    delta = np.maximum(p["R"] - s["y"], 0.0)
-    xi = s["xi"] if "xi" in s else 0.0 * delta
-    return (0.5 * p["m"] * (s["vx"] ** 2 + s["vy"] ** 2) + 0.5 * p["I"] * s["omega"] ** 2
-            + 0.5 * p["k_n"] * delta ** 2 + 0.5 * p["k_t"] * xi ** 2)
+def mechanical_energy(sol, p: dict, Y, modes):
+    """The mechanical energy of the impact ``p`` at the states ``Y`` (rows in the order of
+    ``sol``'s states) in ``modes``: kinetic (translation and spin) and the energies the
+    laws of ``sol``'s model declare -- the normal spring's ``E_el`` and the tangential
+    spring's ``E_t`` (:data:`~nsfric.symbolic.laws.SPRING_OUTPUTS`; zero while the
+    contact is open)."""
+    s = dict(zip(sol.state_names, Y))
+    kinetic = 0.5 * p["m"] * (s["vx"] ** 2 + s["vy"] ** 2) + 0.5 * p["I"] * s["omega"] ** 2
+    return kinetic + sol.derived("E_el", y=Y, modes=modes) + sol.derived("E_t", y=Y, modes=modes)
 
 
 def exact_limit(law: str, p: dict, solver: str = "filippov", energy: bool = True, **options) -> dict:
     """The observables of the exact continuous law ``law`` (a tangential law of
     ``sphere-wall``) on the impact ``p``, and with ``energy`` the largest gain of the
-    mechanical energy (kinetic, normal spring, tangential spring ``k_t xi^2/2``) along
-    the reference, relative to the initial energy; ``options`` go to the solver (over
+    mechanical energy (kinetic, the laws' normal and tangential spring energies,
+    :func:`mechanical_energy`) along the reference, relative to the initial energy; ``options`` go to the solver (over
     :data:`TOLERANCES`)."""
     from . import get_case
 
@@ -130,8 +131,7 @@ def exact_limit(law: str, p: dict, solver: str = "filippov", energy: bool = True
     out = {"e_t": (vt - p["R"] * s["omega_f"]) / vx0, "e_n": s["e_n"], "beta": -vt / vx0,
            "omega_R_over_v": s["omega_f"] * p["R"] / p["v"], "KE_ratio": s["E_kin_after"] / s["E_kin_before"]}
     if energy:
-        y = {n: np.asarray(sol.y[i]) for i, n in enumerate(sol.state_names)}
-        E = mechanical_energy(p, y)
+        E = mechanical_energy(sol, p, np.asarray(sol.y), sol.modes)
         E0 = 0.5 * p["m"] * p["v"] ** 2  # touching, spring relaxed
         out["max_energy_gain"] = float(max(np.max(E - E0) / E0, 0.0))
     return out

@@ -128,7 +128,8 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
         States: the tangential, then the normal law's history states, then the
         kinematics'.  Outputs: the tangential force ``F`` (``F_1, F_2`` in the plane),
         the normal law's ``F_n = -F_normal`` and its own outputs; with a normal law
-        alone ``F`` is its force.  Modes: the laws' mode names, ``"<normal>/<tangential>"``
+        alone ``F`` is its force; the tangential law's outputs (:func:`~nsfric.symbolic.laws.with_outputs`),
+        zero in the normal law's free modes.  Modes: the laws' mode names, ``"<normal>/<tangential>"``
         where both have several.
     """
     kin = kinematics
@@ -159,6 +160,10 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             if normal is not None:
                 sign_proof[k] = _x(e, sub_t)
     regions, slidings, common = [], [], {}
+    # the tangential law's own outputs (a spring's force and energy) are zero where the
+    # contact is open: its history is frozen there and acts on nothing
+    t_free = {} if tangential is None else {k: ZERO for m in (*tangential.branches.values(),
+                                                             *tangential.slidings.values()) for k in m.outputs}
     for nname, nb in n_branches.items():
         Fn = ZERO if nb is None else _x(nb.F, sub_n)
         n_signs = {} if nb is None else {ren[k]: sgn for k, sgn in nb.signs.items()}
@@ -173,7 +178,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
         if normal is not None and nname in normal.free:
             zero_F = tuple(ZERO for _ in range(tangential.dim)) if tangential.dim > 1 else ZERO
             rhs = {**{s: ZERO for s in t_states}, **n_rates, **kin.rates(ZERO, Fn)}
-            regions.append(Region(nname, dict(n_signs), rhs, {**_force_outputs(zero_F), **n_out}, nb.kind))
+            regions.append(Region(nname, dict(n_signs), rhs, {**_force_outputs(zero_F), **t_free, **n_out}, nb.kind))
             continue
         sub = dict(sub_t)
         if normal is not None:
@@ -183,7 +188,8 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             F = _x(tb.F, sub)
             rhs = {**{s: _x(e, sub) for s, e in tb.rates.items()}, **n_rates, **kin.rates(F, Fn)}
             regions.append(Region(prefix + tname, {**n_signs, **tb.signs}, rhs,
-                                  {**_force_outputs(F), **n_out}, tb.kind,
+                                  {**_force_outputs(F), **{k: _x(e, sub) for k, e in tb.outputs.items()}, **n_out},
+                                  tb.kind,
                                   {s: _x(e, sub) for s, e in tb.reset.items()}))
         for sname, sl in tangential.slidings.items():
             algebraic = _x(sl.algebraic, sub)
@@ -197,7 +203,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                 F = _x(sl.F, sub)
                 rhs = {**{s: _x(e, sub) for s, e in sl.rates.items()}, **n_rates}
                 rhs.update({s: e for s, e in kin.rates(F, Fn).items() if s != algebraic})
-                outs = {**_force_outputs(F), **n_out}
+                outs = {**_force_outputs(F), **{k: _x(e, sub) for k, e in sl.outputs.items()}, **n_out}
             slidings.append(Sliding(prefix + sname, sl.surface, sl.kind, algebraic,
                                     None if sl.plus is None else prefix + sl.plus,
                                     None if sl.minus is None else prefix + sl.minus,

@@ -26,7 +26,7 @@ name in :data:`TANGENTIAL_LAWS` and :data:`NORMAL_LAWS`, filled explicitly
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import sympy as sp
 
@@ -85,6 +85,7 @@ class LawSliding:
     rates: dict = field(default_factory=dict)
     entry_kind: str = "stick"
     exits: bool = True
+    outputs: dict = field(default_factory=dict)
 
 
 def _branch(name, b):
@@ -190,6 +191,27 @@ def _load_once() -> list:
 TANGENTIAL_LAWS: dict = LazyRegistry(ENTRY_POINT_GROUP, loader=_load_once)
 #: name -> factory returning a :class:`NormalLaw`
 NORMAL_LAWS: dict = LazyRegistry(ENTRY_POINT_GROUP, loader=_load_once)
+
+
+#: the outputs a tangential law with a spring declares in every mode (:func:`with_outputs`):
+#: the spring's (elastic) part of the force and the energy stored in the spring
+SPRING_OUTPUTS = ("F_t_el", "E_t")
+
+
+def spring_outputs(stiffness=k, history=xi) -> dict:
+    """:data:`SPRING_OUTPUTS` of a linear spring on the displacement history ``xi``: the
+    elastic force ``-k xi`` and the stored energy ``k xi^2/2``; ``stiffness=0`` for a
+    law without a spring (no elastic part, nothing stored)."""
+    return {"F_t_el": -stiffness * history, "E_t": stiffness * history ** 2 / 2}
+
+
+def with_outputs(law: Law, outputs: dict) -> Law:
+    """``law`` with the named ``outputs`` (expressions in the law's symbols, the same in
+    every mode) added to every branch and sliding mode, e.g. a spring's elastic force and
+    energy (:data:`SPRING_OUTPUTS`); :func:`~nsfric.symbolic.coupling.couple` carries them
+    into the model (zero in the normal law's free modes, where the contact is open)."""
+    return replace(law, branches={n: replace(b, outputs={**b.outputs, **outputs}) for n, b in law.branches.items()},
+                   slidings={n: replace(sl, outputs={**sl.outputs, **outputs}) for n, sl in law.slidings.items()})
 
 
 def register_law(factory=None, name: str | None = None):

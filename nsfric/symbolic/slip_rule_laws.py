@@ -54,7 +54,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .laws import Branch, F_max, LawSliding, P, TangentialLaw, gamma, k, register_law, v, xi
+from .laws import Branch, F_max, LawSliding, P, TangentialLaw, gamma, k, register_law, spring_outputs, v, \
+    with_outputs, xi
 from .normal import real_abs
 
 ZOO = "nsfric slip-rule zoo: the dt -> 0 limit of"
@@ -92,8 +93,9 @@ def sds_elastic_test(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLa
     elastic = -k * xi
     switching = {"e_plus": elastic - bound, "e_minus": elastic + bound}
     branches = {"stick": Branch({"e_plus": -1, "e_minus": 1}, elastic - gamma * v, {xi: v}, "stick")}
-    return TangentialLaw("sds-elastic-test", LIGGGHTS_YADE, (xi,), _params() if params is None else params,
-                         switching, branches, _caps(bound, "stick"), doc=sds_elastic_test.__doc__)
+    return with_outputs(TangentialLaw("sds-elastic-test", LIGGGHTS_YADE, (xi,), _params() if params is None
+                                      else params, switching, branches, _caps(bound, "stick"),
+                                      doc=sds_elastic_test.__doc__), spring_outputs(k))
 
 
 def sds_trim(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
@@ -113,8 +115,8 @@ def sds_trim(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
                 "trim-": Branch({"h_minus": -1, "e_minus": 1}, -bound, {xi: v}, "trim")}
     slidings = {"cap+": LawSliding("e_plus", "constrained", xi, None, "trim+", F=bound, entry_kind="slip"),
                 "cap-": LawSliding("e_minus", "constrained", xi, "trim-", None, F=-bound, entry_kind="slip")}
-    return TangentialLaw("sds-trim", KRATOS, (xi,), _params() if params is None else params, switching, branches,
-                         slidings, doc=sds_trim.__doc__)
+    return with_outputs(TangentialLaw("sds-trim", KRATOS, (xi,), _params() if params is None else params, switching,
+                                      branches, slidings, doc=sds_trim.__doc__), spring_outputs(k))
 
 
 def _max(a, b):

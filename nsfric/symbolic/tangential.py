@@ -17,7 +17,7 @@ from dataclasses import replace
 import sympy as sp
 
 from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, delta_n_dot, gamma, k, mu, register_law,
-                   test_force, v, v_1, v_2, xi, xi_1, xi_2)
+                   spring_outputs, test_force, v, v_1, v_2, with_outputs, xi, xi_1, xi_2)
 from .normal import real_abs, step_sign
 
 FUHRER = "Führer, Brendel & Wolf (2024)"
@@ -64,8 +64,8 @@ def c_sds(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
         "slip-": ({"h_minus": -1}, -bound, rate(-bound), "slip"),
     }
     params = _sds_params() if params is None else params
-    return TangentialLaw("c-sds", f"{FUHRER} eqs 1, 4-10", (xi,), params, _clipped(F_S, bound),
-                         branches, doc=c_sds.__doc__)
+    return with_outputs(TangentialLaw("c-sds", f"{FUHRER} eqs 1, 4-10", (xi,), params, _clipped(F_S, bound),
+                                      branches, doc=c_sds.__doc__), spring_outputs(k))
 
 
 def spring_dashpot_slider(name="d-sds", k=k, gamma=gamma, bound=F_max, params=None,
@@ -95,8 +95,8 @@ def spring_dashpot_slider(name="d-sds", k=k, gamma=gamma, bound=F_max, params=No
         "slip-": LawSliding("h_minus", "constrained", xi, "stick", None, F=-bound, entry_kind="slip"),
     }
     params = _sds_params() if params is None else params
-    return TangentialLaw(name, reference, (xi,), params, _clipped(F_S, bound), branches, slidings,
-                         doc=spring_dashpot_slider.__doc__)
+    return with_outputs(TangentialLaw(name, reference, (xi,), params, _clipped(F_S, bound), branches, slidings,
+                                      doc=spring_dashpot_slider.__doc__), spring_outputs(k))
 
 
 def d_sds() -> TangentialLaw:
@@ -139,8 +139,7 @@ def cundall_strack_viscous(k=k_t, gamma=gamma_t, params=None) -> TangentialLaw:
                                  "Krengel & Matuttis eq 19 and the instantaneous damping after eq 20")
     visc = -gamma * v
     branches = {n: Branch(b.signs, b.F + visc, b.rates, b.kind, b.outputs) for n, b in base.branches.items()}
-    slidings = {n: LawSliding(s.surface, s.kind, s.algebraic, s.plus, s.minus, s.F + visc, s.rates, s.entry_kind)
-                for n, s in base.slidings.items()}
+    slidings = {n: replace(s, F=s.F + visc) for n, s in base.slidings.items()}
     return TangentialLaw(base.name, base.reference, base.states, base.params, base.switching, branches,
                          slidings, doc=cundall_strack_viscous.__doc__)
 
@@ -160,8 +159,8 @@ def coulomb_static(params=None) -> TangentialLaw:
     branches = {"slip+": ({"g": 1}, -mu * F_N, {}, "slip"), "slip-": ({"g": -1}, mu * F_N, {}, "slip")}
     slidings = {"stick": LawSliding("g", "filippov", v, "slip+", "slip-")}
     params = _coulomb_params() if params is None else params
-    return TangentialLaw("coulomb", "Krengel & Matuttis eqs 3-14", (), params, {"g": v}, branches,
-                         slidings, doc=coulomb_static.__doc__)
+    return with_outputs(TangentialLaw("coulomb", "Krengel & Matuttis eqs 3-14", (), params, {"g": v}, branches,
+                                      slidings, doc=coulomb_static.__doc__), spring_outputs(0))
 
 
 def c_sds_2d() -> TangentialLaw:
@@ -208,8 +207,8 @@ def coulomb_viscous(params=None, gamma=gamma_s, bound=mu * F_N) -> TangentialLaw
                 "slip-": ({"h_minus": -1}, bound, {}, "slip")}
     if params is None:
         params = (P(gamma_s, 1.0, 0, lo_open=True, doc="shear damping", unit="kg/s"),) + _coulomb_params()
-    return TangentialLaw("coulomb-viscous", f"{SCHAFER} eq 15", (), params, sw, branches,
-                         doc=coulomb_viscous.__doc__)
+    return with_outputs(TangentialLaw("coulomb-viscous", f"{SCHAFER} eq 15", (), params, sw, branches,
+                                      doc=coulomb_viscous.__doc__), spring_outputs(0))
 
 
 def real_cbrt(x):
