@@ -19,7 +19,8 @@ def case():
 
 def test_registered_with_its_laws_and_skips_named(case):
     assert isinstance(case, C.ChungOoi)
-    assert set(case.laws) == {"mindlin/hertz", "mindlin-force/hertz", "mindlin/hertz-tsuji"}
+    assert set(case.laws) == {"mindlin/hertz", "mindlin-force/hertz", "mindlin/hertz-tsuji",
+                              "mindlin-elastic-test/hertz-tsuji"}
     assert case.check_law("mindlin") == "mindlin"  # the normal law defaults to hertz
     with pytest.raises(ValueError, match="NORMAL in \\['hertz', 'hertz-tsuji'\\]"):
         case.check_law("mindlin/linear-dashpot")
@@ -112,7 +113,8 @@ def test_run_writes_the_tests_figures_and_tables(tmp_path):
     out = tmp_path / "run"
     assert main(["run", "chung-ooi", "--out", str(out), "--param", "stride=100", "--no-cache"]) == 0
     names = {p.name for p in out.iterdir()}
-    assert {"normal.csv", "normal.png", "T4.csv", "T4.png", "T5.png", "T6.png", "T1-glass.csv"} <= names
+    assert {"normal.csv", "normal.png", "T4.csv", "T4.png", "T5.png", "T6.png", "T1-glass.csv", "T4-damped.png",
+            "T6-damped.png"} <= names
     import pandas as pd
 
     normal = pd.read_csv(out / "normal.csv")
@@ -120,10 +122,12 @@ def test_run_writes_the_tests_figures_and_tables(tmp_path):
     for q in ("t_n", "xi_max", "F_n_max"):
         assert np.allclose(normal[q], normal[f"{q}_closed"], rtol=1e-9, atol=0), q
     assert (normal["solver_diff"] < 1e-9).all() and (normal["solver_diff"] > 0).all()
-    for family in ("T4", "T5", "T6"):
+    from nsfric.cases.chung_ooi_figures import FAMILY_CROSS_CHECK
+
+    for family in ("T4", "T4-damped", "T5", "T6", "T6-damped"):
         table = pd.read_csv(out / f"{family}.csv")
         diffs = table[[c for c in table.columns if c.endswith(":solver_diff")]].to_numpy()
-        assert diffs.size and np.nanmax(diffs) < 1e-8, family
+        assert diffs.size and np.nanmax(diffs) < FAMILY_CROSS_CHECK.get(family, 1e-8), family
         assert np.nanmin(diffs) > 0, family  # two independent solvers: never bit for bit
     meta = json.loads((out / "T4.json").read_text())
     assert "T7, T8" in meta["skipped"]
@@ -174,3 +178,39 @@ def test_a_slip_that_stops_at_the_largest_overlap_keeps_the_contact(case):
     kinds = [e.kind for e in sol.events]
     assert kinds == ["slip", "stick", "slip", "contact-end"]
     assert sol.events[1].t == pytest.approx(s["t_vt0"], rel=1e-12)
+
+
+def test_liggghts_damped_law_is_mindlin_without_damping(case):
+    """``mindlin-elastic-test`` with both damping coefficients zero (``e = 1``) is the
+    Hertz-Mindlin spring of ``mindlin`` (the Coulomb test on the elastic part is the test
+    on the total without a dashpot): T4 at 15 degrees, sticking and slipping."""
+    p = C.points(C.TESTS["T4-elastic-al-oxide"])[2]
+    a = case.reference_solution("mindlin-elastic-test/hertz-tsuji", params={**p, "gamma_n_tsuji": 0.0,
+                                                                           "gamma_t_tsuji": 0.0})
+    b = case.reference_solution("mindlin/hertz", params=p)
+    assert [e.kind for e in a.events] == [e.kind for e in b.events]
+    for q in ("psi_f", "e_n", "omega_f"):
+        assert a.summary[q] == pytest.approx(b.summary[q], rel=1e-10), q
+
+
+def test_damped_t4_as_liggghts_damps_it(case):
+    """T4 with LIGGGHTS's damping for e = 0.98 (``liggghts_damped``: ``gammat = -2 sqrt(5/6)
+    beta sqrt(S_t m*)``, ``S_t = 8 G* sqrt(R* xi)``, LIGGGHTS-PUBLIC normal_model_hertz.h):
+    at 15 degrees it slips, sticks, slips and sticks; filippov and ida agree; the normal
+    restitution is the one put in; the tangential damping changes the rebound."""
+    test = C.TESTS["T4-damped-al-oxide"]
+    p = C.points(test)[2]
+    G = test.material.E / (2 * (1 + test.material.nu)) / (2 - test.material.nu)
+    beta = np.log(0.98) / np.hypot(np.log(0.98), np.pi)
+    xi = 1e-7  # the coefficient of xi^(1/4) against LIGGGHTS's gammat at some overlap
+    gammat = -2 * np.sqrt(5 / 6) * beta * np.sqrt(8 * G * np.sqrt(p["R"] * xi) * p["m"])
+    assert p["gamma_t_tsuji"] * xi ** 0.25 == pytest.approx(gammat, rel=1e-12)
+    law = "mindlin-elastic-test/hertz-tsuji"
+    a = case.reference_solution(law, params=p)
+    b = case.reference_solution(law, solver="ida", params=p)
+    assert [e.kind for e in a.events] == ["slip", "stick", "slip", "stick", "contact-end"]
+    assert a.summary["e_n"] == pytest.approx(0.98, abs=1e-6)
+    for q in ("psi_f", "e_n"):
+        assert a.summary[q] == pytest.approx(b.summary[q], abs=1e-8), q
+    elastic = case.reference_solution("mindlin/hertz", params=C.points(C.TESTS["T4-elastic-al-oxide"])[2])
+    assert abs(a.summary["psi_f"] - elastic.summary["psi_f"]) > 1e-3

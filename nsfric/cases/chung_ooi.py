@@ -22,7 +22,11 @@ hertz_tsuji`, :func:`liggghts_damping`; T3), and
   mindlin``; ``k_ta = 8 G*``);
 * ``mindlin-force`` -- the same stiffness on the force increment (:func:`~nsfric.symbolic.
   tangential.mindlin_force`: LIGGGHTS's ``tangential incremental_history``, LAMMPS's
-  ``mindlin/force``).
+  ``mindlin/force``);
+* ``mindlin-elastic-test`` -- LIGGGHTS's ``tangential history`` with ``model hertz``'s
+  tangential damping ``gamma_t_tsuji xi^(1/4) v`` (:func:`~nsfric.symbolic.slip_rule_laws.
+  mindlin_elastic_test`: the Coulomb test on the elastic part, the damping dropped while
+  capped; :func:`liggghts_tangential_damping`), with ``hertz-tsuji``: the damped T4 and T6.
 
 The normal tests (T1-T3, no tangential motion) run ``mindlin``; their definitions' ``mu =
 0`` is left at the default (a zero cap would start the contact on the friction surface;
@@ -34,12 +38,12 @@ plane: ``E* = E/(1 - nu^2)``, ``G* = G/(2 - nu)``; two equal spheres: half of ea
 head-on: exactly the impact of one sphere of mass ``m*`` and radius ``R*`` on a wall), T2
 (sphere on a plane), T3 (restitution of LIGGGHTS's damping, ``e`` put in 0.2-1), T4
 (oblique, constant speed, incidence angles 5-85 degrees), T5 (constant normal, varied
-tangential velocity), T6 (spin, no tangential velocity).  Not built, named in
-:data:`SKIPPED` with the reason: the damped restitution of T4 (``e = 0.98``) and T6 (``e =
-0.5``) -- LIGGGHTS damps the tangential spring too, ``~ xi^(1/4)``, a law nsfric lacks --
-so T4 and T6 run elastic (``e = 1``), named ``T4-elastic``, ``T6-elastic``; T7 and T8,
-two spinning spheres, a geometry the engine lacks (the two-disc kinematics belongs to a
-paper's case).
+tangential velocity), T6 (spin, no tangential velocity), each elastic (``e = 1``:
+``T4-elastic``, ``T6-elastic``) and with LIGGGHTS's damping for the tests' restitution
+(``T4-damped``: ``e = 0.98``, ``T6-damped``: ``e = 0.5``; :func:`liggghts_damped`, law
+``mindlin-elastic-test/hertz-tsuji``).  Not built, named in :data:`SKIPPED` with the
+reason: T7 and T8, two spinning spheres, a geometry the engine lacks (the two-disc
+kinematics belongs to a paper's case).
 
 The contact starts at the overlap :data:`XI0` (``a = 0`` at zero overlap makes every
 tangential surface start on a corner, as in ``oblique-impact``); the time it takes to
@@ -64,12 +68,13 @@ from nsfric.cases.base import split_composed_law
 from nsfric.cases.sphere_wall import SphereOnWall, SphereWall, arm_overlap, omega_i, psi_i, v_n
 from nsfric.symbolic import laws as L
 from nsfric.symbolic import normal as N
+from nsfric.symbolic import slip_rule_laws as SR
 from nsfric.symbolic import tangential as T
 from nsfric.symbolic.coupling import couple
 
 REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
-TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force")
+TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test")
 NORMAL = ("hertz", "hertz-tsuji")
 #: initial overlap [m]: covered in ~1e-12 s against contact times of 1e-8 to 1e-3 s
 XI0 = 1e-12
@@ -114,6 +119,24 @@ def liggghts_damping(e: float, params: dict) -> float:
     return float(-2 * np.sqrt(5 / 6) * beta * np.sqrt(1.5 * params["k_n_tilde"] * params["m"]))
 
 
+def liggghts_tangential_damping(e: float, params: dict) -> float:
+    """The coefficient ``gamma_t_tsuji`` of :func:`~nsfric.symbolic.slip_rule_laws.
+    mindlin_elastic_test` that LIGGGHTS's ``model hertz`` (``tangential_damping on``, its
+    default) takes for the restitution coefficient ``e``: its ``gammat = -2 sqrt(5/6)
+    beta sqrt(S_t m*)``, ``S_t = 8 G* sqrt(R* xi) = k_ta sqrt(R) xi^(1/2)`` (LIGGGHTS-PUBLIC
+    ``src/normal_model_hertz.h``), from the case parameters ``k_ta``, ``R`` and ``m``."""
+    if not (0 < e <= 1):
+        raise ValueError(f"e must be in (0, 1], got {e!r}")
+    beta = np.log(e) / np.hypot(np.log(e), np.pi)
+    return float(-2 * np.sqrt(5 / 6) * beta * np.sqrt(params["k_ta"] * np.sqrt(params["R"]) * params["m"]))
+
+
+def liggghts_damped(e: float, params: dict) -> dict:
+    """The normal and tangential damping coefficients (``gamma_n_tsuji``,
+    ``gamma_t_tsuji``) LIGGGHTS's ``model hertz`` takes for the restitution ``e``."""
+    return {"gamma_n_tsuji": liggghts_damping(e, params), "gamma_t_tsuji": liggghts_tangential_damping(e, params)}
+
+
 def contact_params(mat: Material, R: float, partner: str = "rigid") -> dict:
     """The case parameters ``m, I, R, k_n_tilde, k_ta`` of a sphere of ``mat`` and radius
     ``R`` against ``partner``: ``"rigid"`` a rigid plane (``E* = E/(1 - nu^2)``, ``G* =
@@ -139,7 +162,8 @@ def contact_params(mat: Material, R: float, partner: str = "rigid") -> dict:
 class Test:
     """One benchmark test: its points are ``params`` with the swept parameters ``sweep``
     (``{name: values}``, one point per value, all the same length) and the abscissa
-    ``x`` (label, values) of its figure."""
+    ``x`` (label, values) of its figure; ``e`` the restitution coefficient its damping
+    was made for (:func:`liggghts_damped`; 1: elastic), the rigid-body closed form's."""
 
     name: str
     title: str
@@ -148,6 +172,7 @@ class Test:
     sweep: dict
     x: tuple
     source: str
+    e: float = 1.0
 
 
 def _oblique(theta_deg, v):
@@ -188,6 +213,13 @@ def _tests() -> dict:
             f"T4-elastic-{tag}", f"T4 (e = 1): oblique impact of a {mat.name} sphere at 3.9 m/s", mat,
             {**contact_params(mat, 0.0025), "mu": 0.092}, {"psi_i": psi, "v_n": vn},
             ("incident angle [deg]", _THETA), _LPFM + "test04/in.oblique_impact_on_wall")
+    for mat, tag in ((AL_OXIDE, "al-oxide"), (AL_ALLOY, "al-alloy")):
+        psi, vn = _oblique(_THETA, 3.9)
+        base = contact_params(mat, 0.0025)
+        out[f"T4-damped-{tag}"] = Test(
+            f"T4-damped-{tag}", f"T4 (e = 0.98, LIGGGHTS's damping): oblique impact of a {mat.name} sphere at 3.9 m/s",
+            mat, {**base, **liggghts_damped(0.98, base), "mu": 0.092}, {"psi_i": psi, "v_n": vn},
+            ("incident angle [deg]", _THETA), _LPFM + "test04/in.oblique_impact_on_wall", 0.98)
     for mat, tag in ((STEEL, "steel"), (POLYETHYLENE, "polyethylene")):
         out[f"T5-{tag}"] = Test(
             f"T5-{tag}", f"T5: {mat.name} sphere, v_n = 5 m/s, varied tangential velocity", mat,
@@ -198,6 +230,13 @@ def _tests() -> dict:
             f"T6-elastic-{tag}", f"T6 (e = 1): {mat.name} sphere, v_n = 0.2 m/s, varied spin", mat,
             {**contact_params(mat, 0.1), "mu": 0.4, "v_n": 0.2}, {"omega_i": _OMEGA6, "psi_i": 0.1 * _OMEGA6 / 0.2},
             ("normalised incident angle R omega_i/v_n", 0.1 * _OMEGA6 / 0.2), _LPFM + "test06/in.impact_on_wall")
+    for mat, tag in ((AL_ALLOY, "al-alloy"), (NYLON, "nylon")):
+        base = contact_params(mat, 0.1)
+        out[f"T6-damped-{tag}"] = Test(
+            f"T6-damped-{tag}", f"T6 (e = 0.5, LIGGGHTS's damping): {mat.name} sphere, v_n = 0.2 m/s, varied spin",
+            mat, {**base, **liggghts_damped(0.5, base), "mu": 0.4, "v_n": 0.2},
+            {"omega_i": _OMEGA6, "psi_i": 0.1 * _OMEGA6 / 0.2},
+            ("normalised incident angle R omega_i/v_n", 0.1 * _OMEGA6 / 0.2), _LPFM + "test06/in.impact_on_wall", 0.5)
     theta = np.array([1.0, 5, 10, 15, 20, 25, 30, 35, 40, 45])
     psi, vn = _oblique(theta, 5.0)
     out["Thornton"] = Test(
@@ -212,8 +251,6 @@ def _tests() -> dict:
 TESTS = _tests()
 #: the tests not built, and why
 SKIPPED = {
-    "T4 (e = 0.98), T6 (e = 0.5)": "run elastic (e = 1) as T4-elastic, T6-elastic: the damped tests need "
-                                   "LIGGGHTS's tangential damping ~ xi^(1/4) too, a law nsfric lacks",
     "T7, T8": "two spinning spheres: the engine has no two-sphere kinematics (oblique-impact is a paper's case)",
 }
 
@@ -259,9 +296,13 @@ def tangential_law(name: str):
     params = (L.P(T.k_ta, _DEFAULT["k_ta"], 0, lo_open=True, unit="N/m^2",
                   doc="tangential stiffness per unit contact radius 8 G*"),
               L.P(T.gamma_t, 0.0, 0, unit="kg/s", doc="tangential damping"), mu)
+    liggghts = (params[0], L.P(SR.gamma_t_tsuji, 0.0, 0, unit="kg m^-1/4 s^-1",
+                               doc="tangential damping coefficient of delta^(1/4) v (liggghts_tangential_damping)"),
+                mu)
     build = {"mindlin": lambda: T.mindlin(_R, params), "mindlin-force": lambda: T.mindlin_force(_R, params),
              "mindlin-rescale": lambda: T.mindlin_rescale(_R, params),
-             "mindlin-rescale-force": lambda: T.mindlin_rescale_force(_R, params)}
+             "mindlin-rescale-force": lambda: T.mindlin_rescale_force(_R, params),
+             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(_R, liggghts)}
     return T.with_normal_magnitude(build[name]())
 
 
@@ -305,7 +346,7 @@ def gross_sliding(values: dict, e_n: float = 1.0) -> dict:
 class ChungOoi(SphereWall):
     name = "chung-ooi"
     reference = REFERENCE
-    laws = ("mindlin/hertz", "mindlin-force/hertz", "mindlin/hertz-tsuji")
+    laws = ("mindlin/hertz", "mindlin-force/hertz", "mindlin/hertz-tsuji", "mindlin-elastic-test/hertz-tsuji")
     default_law = "mindlin/hertz"
     default_normal = "hertz"
     t_end = 2e-6

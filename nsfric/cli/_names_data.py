@@ -60,7 +60,10 @@ NAMES = {'version': '0.1.0',
                             'scheme_laws': [],
                             'reference': 'Kuhn, Suzuki & Daouadji, 3D linear-frictional contact, Fig 1, eqs '
                                          '7-23, Fig 4'},
-           'chung-ooi': {'laws': ['mindlin/hertz', 'mindlin-force/hertz', 'mindlin/hertz-tsuji'],
+           'chung-ooi': {'laws': ['mindlin/hertz',
+                                  'mindlin-force/hertz',
+                                  'mindlin/hertz-tsuji',
+                                  'mindlin-elastic-test/hertz-tsuji'],
                          'scheme_laws': [],
                          'reference': 'Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 '
                                       '(LIGGGHTS-PFM examples/LIGGGHTS/PFM/tests/contact_models/chung; '
@@ -76,15 +79,7 @@ NAMES = {'version': '0.1.0',
                            'scheme_laws': [],
                            'reference': 'built-in: sphere on a flat wall, oblique impact with spin '
                                         '(nsfric)'}},
- 'laws': {'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
-                              'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
-                              'ViscoelasticPM.cpp (yade/trunk)',
-          'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
-                      'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
-                      'applications/DEMApplication/custom_constitutive)',
-          'sds-clip': "nsfric slip-rule zoo: the dt -> 0 limit of DIRT's wall_tangential_force "
-                      '(SueHeir/dirt, crates/dirt_wall/src/contact.rs)',
-          'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
+ 'laws': {'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
           'd-sds': 'Führer, Brendel & Wolf (2024) eqs 1-3, 18-20',
           'cundall-strack': 'Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); Schäfer, Dippel & Wolf '
                             '(1996) eqs 16-17',
@@ -107,6 +102,18 @@ NAMES = {'version': '0.1.0',
           'mindlin-rescale-force': 'LAMMPS src/GRANULAR/gran_sub_mod_tangential.cpp, '
                                    'GranSubModTangentialMindlin::calculate_forces (stable_22Jul2025) '
                                    '(mindlin_rescale = 1, mindlin_force = 1)',
+          'sds-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
+                              'tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE '
+                              'ViscoelasticPM.cpp (yade/trunk)',
+          'sds-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                      'DEM_D_Linear_viscous_Coulomb_CL.h (KratosMultiphysics/Kratos, '
+                      'applications/DEMApplication/custom_constitutive)',
+          'sds-clip': "nsfric slip-rule zoo: the dt -> 0 limit of DIRT's wall_tangential_force "
+                      '(SueHeir/dirt, crates/dirt_wall/src/contact.rs)',
+          'mindlin-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
+                                  'tangential_model_history.h with normal_model_hertz.h (kt = 8 G* sqrt(R* '
+                                  'delta), gammat = -2 sqrt(5/6) beta sqrt(kt m*); '
+                                  'CFDEMproject/LIGGGHTS-PUBLIC @ 25fc3965)',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',

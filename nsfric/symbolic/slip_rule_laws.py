@@ -45,6 +45,15 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   measurement: DIRT's step converges to ``e_t`` 0.4763 at 45 deg, 1 % above
   :func:`sds_trim`'s 0.4713, and leaves it where the spring reaches the shrinking cap.
 
+* :func:`mindlin_elastic_test` -- LIGGGHTS ``tangential history`` with ``model hertz``
+  (``tangential_damping on``, its default; ``src/normal_model_hertz.h`` gives the step
+  ``kt = S_t = 8 G* sqrt(R* delta)`` and ``gammat = -2 sqrt(5/6) beta sqrt(S_t m*)``):
+  :func:`sds_elastic_test` with the Hertz-Mindlin stiffness ``k_ta a``, ``a = sqrt(R*
+  delta)``, on the displacement and the damping ``gamma_t_tsuji delta^(1/4)``.  The
+  step's stiffness and damping are evaluated at the step's overlap, so the limit is
+  this law with the overlap at each instant.  Without damping (``gamma_t_tsuji = 0``,
+  ``e = 1``) it is :func:`~nsfric.symbolic.tangential.mindlin` without damping.
+
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
 LAMMPS ``linear_history`` (and ``linear_history_classic``) and MercuryDPM's sliding
@@ -54,9 +63,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .laws import Branch, F_max, LawSliding, P, TangentialLaw, gamma, k, register_law, spring_outputs, v, \
-    with_outputs, xi
+import sympy as sp
+
+from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, gamma, k, mu, register_law,
+                   spring_outputs, v, with_outputs, xi)
 from .normal import real_abs
+from .tangential import R_eff, _mindlin_params, contact_radius, k_ta
 
 ZOO = "nsfric slip-rule zoo: the dt -> 0 limit of"
 LIGGGHTS_YADE = (f"{ZOO} LIGGGHTS tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE "
@@ -147,5 +159,33 @@ def sds_clip(k=k, gamma=gamma, bound=F_max, params=None) -> TangentialLaw:
     return replace(base, name="sds-clip", reference=DIRT, branches=branches, slidings=slidings, doc=sds_clip.__doc__)
 
 
-for _law in (sds_elastic_test, sds_trim, sds_clip):
+#: LIGGGHTS's tangential damping coefficient: ``gammat = gamma_t_tsuji delta^(1/4)``
+gamma_t_tsuji = sp.Symbol("gamma_t_tsuji", nonnegative=True)
+LIGGGHTS_HERTZ = (f"{ZOO} LIGGGHTS tangential_model_history.h with normal_model_hertz.h (kt = 8 G* sqrt(R* "
+                  "delta), gammat = -2 sqrt(5/6) beta sqrt(kt m*); CFDEMproject/LIGGGHTS-PUBLIC @ 25fc3965)")
+
+
+def mindlin_elastic_test(R=R_eff, params=None) -> TangentialLaw:
+    """LIGGGHTS's Hertz-Mindlin history with its Tsuji-type tangential damping (module
+    docstring): :func:`sds_elastic_test` with the stiffness ``k_ta a`` (``a = sqrt(R
+    delta_n)``, :func:`~nsfric.symbolic.tangential.contact_radius`), the damping
+    ``gamma_t_tsuji delta_n^(1/4)`` and the bound ``mu F_N``.
+
+    Sticking (``k_ta a |xi| < mu F_N``): ``F = -k_ta a xi - gamma_t_tsuji delta_n^(1/4) v``,
+    ``xi' = v``; slipping: the elastic part held at the cap, ``F = +-mu F_N`` without
+    damping.  ``R``: the effective radius (the parameter ``R_eff`` by default, as
+    :func:`~nsfric.symbolic.tangential.mindlin`).  ``params`` default: ``k_ta,
+    gamma_t_tsuji, R_eff, mu``.
+    """
+    if params is None:
+        k_param, _, *rest = _mindlin_params(radius=R == R_eff)
+        params = (k_param, P(gamma_t_tsuji, 0.0, 0, unit="kg m^-1/4 s^-1",
+                             doc="tangential damping coefficient of delta^(1/4) v (LIGGGHTS: -2 sqrt(5/6) beta "
+                                 "sqrt(k_ta sqrt(R*) m*))"), *rest)
+    damping = gamma_t_tsuji * real_abs(delta_n) ** sp.Rational(1, 4)
+    law = sds_elastic_test(k_ta * contact_radius(R), damping, mu * F_N, params)
+    return replace(law, name="mindlin-elastic-test", reference=LIGGGHTS_HERTZ, doc=mindlin_elastic_test.__doc__)
+
+
+for _law in (sds_elastic_test, sds_trim, sds_clip, mindlin_elastic_test):
     register_law(_law)
