@@ -84,6 +84,10 @@ NAMES = {'version': '0.1.0',
                       'applications/DEMApplication/custom_constitutive)',
           'sds-clip': "nsfric slip-rule zoo: the dt -> 0 limit of DIRT's wall_tangential_force "
                       '(SueHeir/dirt, crates/dirt_wall/src/contact.rs)',
+          'sds-trim-muv': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                          'DEM_D_Linear_viscous_Coulomb_CL.h with STATIC_FRICTION, DYNAMIC_FRICTION and '
+                          'FRICTION_DECAY (KratosMultiphysics/Kratos, '
+                          'applications/DEMApplication/custom_constitutive)',
           'c-sds': 'Führer, Brendel & Wolf (2024) eqs 1, 4-10',
           'd-sds': 'Führer, Brendel & Wolf (2024) eqs 1-3, 18-20',
           'cundall-strack': 'Krengel & Matuttis eqs 19-20; Cundall & Strack (1979); Schäfer, Dippel & Wolf '
