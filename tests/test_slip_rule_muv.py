@@ -133,3 +133,26 @@ def test_the_step_converges_to_its_limit_at_first_order(theta):
     for mu in (0.3, 0.4):
         other = Z.exact_limit("sds-trim", {**p, "mu": mu}, energy=False)["e_t"]
         assert abs(other - exact) > 5 * abs(err[-1]), (mu, other, exact, err)
+
+
+def test_the_translator_speaks_kratos_s_friction_names():
+    """``STATIC_FRICTION``, ``DYNAMIC_FRICTION``, ``FRICTION_DECAY`` (a ``Materials.json``
+    ``Variables`` block) <-> ``mu_s``, ``mu``, ``friction_decay``, both ways; a constant
+    ``mu`` without the two; a negative or missing value named."""
+    from nsfric.adapters import kratos
+
+    block = {"STATIC_FRICTION": 0.4, "DYNAMIC_FRICTION": 0.3, "FRICTION_DECAY": 3.0}
+    values = kratos.from_kratos_friction(block)
+    assert values == {"mu": 0.3, "mu_s": 0.4, "friction_decay": 3.0}
+    assert kratos.to_kratos_friction(values) == block
+    assert kratos.to_kratos_friction({"mu": 0.25}) == {"STATIC_FRICTION": 0.25, "DYNAMIC_FRICTION": 0.25,
+                                                       "FRICTION_DECAY": 0.0}
+    for bad, name in (({**block, "STATIC_FRICTION": -0.1}, "STATIC_FRICTION"),
+                      ({**block, "FRICTION_DECAY": float("nan")}, "FRICTION_DECAY"),
+                      ({"STATIC_FRICTION": 0.4}, "DYNAMIC_FRICTION")):
+        with pytest.raises(ValueError, match=name):
+            kratos.from_kratos_friction(bad)
+    with pytest.raises(ValueError, match="friction_decay"):
+        kratos.to_kratos_friction({**values, "friction_decay": -1.0})
+    with pytest.raises(ValueError, match="mu_s"):
+        run_impact(RULE, {**Z.standard_impact(45.0), "mu_s": -0.4}, 1e-8)

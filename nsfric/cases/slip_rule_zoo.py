@@ -7,7 +7,10 @@ The standard impact (:data:`STANDARD`): a sphere of radius ``R = 2.5 mm`` and de
 gamma_n d(delta)/dt, 0)`` with ``k_n = 2e7 N/m`` and ``gamma_n = 2 zeta sqrt(m k_n)``,
 ``zeta = -ln e_n/sqrt(pi^2 + ln^2 e_n)``, ``e_n = 0.9``; ``k_t = 2/7 k_n``, ``gamma_t =
 gamma_n/2``, ``mu = 0.3``; lever arm ``R``.  It is the case ``sphere-wall`` with
-``arm_overlap = 0`` and the normal law ``linear-dashpot-force-end``.
+``arm_overlap = 0`` and the normal law ``linear-dashpot-force-end``.  A rule with
+parameters of its own (:attr:`~nsfric.schemes.slip_rules.SlipRule.params`: Kratos's
+``mu(v)`` row, ``mu_s = 0.4`` and ``friction_decay = 3 s/m`` with ``mu`` the dynamic
+coefficient) runs, and its limit is solved, with them (:func:`own_params`).
 
 For every rule of :data:`~nsfric.schemes.slip_rules.SLIP_RULES` and angle: the exact
 values of its continuous limit (the case law :attr:`SlipRule.limit`, solved by the
