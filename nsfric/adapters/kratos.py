@@ -32,7 +32,11 @@ What Kratos computes for a sphere against a rigid face with the constitutive law
   ``F_v`` set to 0; when ``|F_e|`` alone does not, only ``F_v`` is scaled down and
   ``F_e`` keeps growing.  This is not the D-SDS (which ties the spring to the slider
   whenever the total force is capped): it is the cause of the offset :func:`runner`'s
-  results show against the case's ``d-sds`` law (docs/validate-your-code.md).
+  results show against the case's ``d-sds`` law (docs/validate-your-code.md).  The cap is
+  ``F_n`` times Kratos's ``equiv_friction = DYNAMIC_FRICTION + (STATIC_FRICTION -
+  DYNAMIC_FRICTION) exp(-FRICTION_DECAY |v_t|)`` of the step's tangential velocity:
+  ``mu`` unless ``mu_s`` and ``friction_decay`` are given (:func:`to_kratos_friction`;
+  the slip-rule zoo's ``kratos-linear-viscous-coulomb-muv`` is this step).
 
 Time stepping: ``Symplectic_Euler`` (translation and rotation).  The sphere starts
 touching the wall (zero overlap); the run stops at the first step with the sphere above

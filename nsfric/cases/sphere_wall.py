@@ -193,7 +193,7 @@ def tangential_law(name: str):
         "sds-trim-muv": lambda: Z.sds_trim_muv(k, T.gamma_t, L.mu * L.F_N, mu_s * L.F_N, friction_decay, (
             k_param, gamma, L.P(L.mu, 0.25, 0, doc="dynamic friction coefficient (Kratos's DYNAMIC_FRICTION)"),
             L.P(mu_s, 0.4, 0, doc="static friction coefficient (Kratos's STATIC_FRICTION)"),
-            L.P(friction_decay, 10.0, 0, doc="decay of mu with |v_t| (Kratos's FRICTION_DECAY)", unit="s/m"))),
+            L.P(friction_decay, 3.0, 0, doc="decay of mu with |v_t| (Kratos's FRICTION_DECAY)", unit="s/m"))),
         "coulomb-viscous": lambda: T.coulomb_viscous((gamma, mu), T.gamma_t, L.mu * L.F_N),
     }
     return T.with_normal_magnitude(build[name]())
