@@ -156,3 +156,30 @@ def test_the_translator_speaks_kratos_s_friction_names():
         kratos.to_kratos_friction({**values, "friction_decay": -1.0})
     with pytest.raises(ValueError, match="mu_s"):
         run_impact(RULE, {**Z.standard_impact(45.0), "mu_s": -0.4}, 1e-8)
+
+
+def test_the_kratos_wheel_converges_to_sds_trim_muv():
+    """75 deg, the Kratos material (``k_t/k_n = 6/7``) with the row's ``mu(v)``, lever
+    arm ``R - delta`` (the law with ``arm_overlap = 2``): the wheel's ``psi_f`` on ``t_n/100
+    ... t_n/800`` converges at first order to ``sds-trim-muv`` (1.6e-5 at ``t_n/800``), not
+    to ``sds-trim`` at the constant ``mu_d`` (9.1e-2 away)."""
+    why = _kratos_why()
+    if why:
+        pytest.skip(f"Kratos DEM does not run here: {why}")
+    from nsfric.adapters import kratos
+    from nsfric.cases import get_case
+
+    ks = 2 * (1 - 0.25) / (2 - 0.25)
+    p = {**Z.standard_impact(75.0, ks_ratio=ks, damping_ratio=math.sqrt(ks)), **MUV}
+    cp = Z.case_params("sds-trim-muv", p)
+    exact = get_case("sphere-wall").reference_solution("sds-trim-muv/linear-dashpot-force-end",
+                                                       params={**cp, "arm_overlap": 2.0}, **Z.TOLERANCES)
+    cp.pop("arm_overlap")
+    ns = np.array([100, 200, 400, 800])
+    err = np.array([kratos.run_sphere_wall(cp, Z.contact_time(p) / n)["psi_f"] for n in ns]) - exact.summary["psi_f"]
+    slope = np.polyfit(np.log(1.0 / ns), np.log(np.abs(err)), 1)[0]
+    assert 0.9 < slope < 1.4 and abs(err[-1]) < 3e-5, (slope, err)
+    const = get_case("sphere-wall").reference_solution(
+        "sds-trim/linear-dashpot-force-end", params={**Z.case_params("sds-trim", p), "arm_overlap": 2.0},
+        **Z.TOLERANCES).summary["psi_f"]
+    assert abs(const - exact.summary["psi_f"]) > 5e-2
