@@ -11,7 +11,7 @@ import pytest
 
 from nsfric.cases import slip_rule_zoo as Z
 from nsfric.schemes import slip_rules as S
-from nsfric.schemes.slip_rule_impact import run_impact
+from nsfric.schemes.slip_rule_impact import rule_params, run_impact
 
 N = np.array([0.0, 1.0, 0.0])  # the wall's normal; the motion is along x
 
@@ -114,6 +114,13 @@ def kratos(Fe_old, RelVel, Fn, dt, p):
     return Fe + Fv, Fe
 
 
+def kratos_muv(Fe_old, RelVel, Fn, dt, p):
+    # the header taking LocalRelVel: equiv_friction of ShearRelVel, the norm of its tangential part
+    ShearRelVel = _len(RelVel - (RelVel @ N) * N)
+    equiv_friction = p["mu"] + (p["mu_s"] - p["mu"]) * math.exp(-p["friction_decay"] * ShearRelVel)
+    return kratos(Fe_old, RelVel, Fn, dt, {**p, "mu": equiv_friction})
+
+
 def dirt(old_spring, vt, f_n, dt, p):
     # crates/dirt_wall/src/contact.rs wall_tangential_force: vt the sphere's contact-point velocity
     # relative to the wall, ft the force on the sphere, s its stored spring
@@ -162,6 +169,7 @@ TRANSCRIPTIONS = {
     "liggghts-history": (liggghts, "displacement", -1),
     "yade-viscoelastic": (yade, "force", 1),  # YADE stores the shear force on body 2 (= -F_e on the sphere)
     "kratos-linear-viscous-coulomb": (kratos, "force", -1),
+    "kratos-linear-viscous-coulomb-muv": (kratos_muv, "force", -1),
     "dirt-wall-mindlin": (dirt, "displacement", -1),
     "chrono-multicore-multistep": (chrono_multicore, "displacement", -1),
     "chrono-smc-onestep": (chrono, "none", 0),
@@ -180,18 +188,22 @@ def test_each_rule_is_its_source_step_for_step(name, p45):
     both the sticking and the capped branch are taken."""
     rule, (ref, kind, sign) = S.get_slip_rule(name), TRANSCRIPTIONS[name]
     assert set(TRANSCRIPTIONS) == set(S.SLIP_RULES)
+    p45 = rule_params(rule, p45)  # the rule's own parameters (Kratos's mu_s, friction_decay) at its row's values
     rng = np.random.default_rng(7)
     h, H, capped, stuck = 0.0, np.zeros(3), 0, 0
     for _ in range(400):
         v, Fn, dt = rng.normal(0, 0.3), rng.uniform(0, 40) * (rng.random() > 0.05), rng.uniform(1e-9, 2e-7)
+        old = h  # the increment old - k v dt cancels: rounding of the old history's size
         F, h = rule.step(h, v, Fn, dt, p45)
         Fv, H = ref(H, np.array([v, 0.0, 0.0]), Fn, dt, p45)
         assert Fv[1] == Fv[2] == 0.0
         assert abs(F - Fv[0]) <= 1e-13 * max(1.0, abs(F)), (F, Fv)
         if kind != "none":
-            assert abs(h + sign * H[0] if kind == "force" and sign > 0 else h - H[0]) <= 1e-13 * max(1e-6, abs(h))
-        capped += abs(abs(F) - p45["mu"] * Fn) < 1e-9 * max(1.0, Fn)
-        stuck += abs(F) < p45["mu"] * Fn * (1 - 1e-6)
+            assert abs(h + sign * H[0] if kind == "force" and sign > 0 else h - H[0]) <= 1e-13 * max(1e-6, abs(h),
+                                                                                                  abs(old))
+        mu = S.kratos_friction(v, p45)  # mu, or Kratos's mu(|v_t|) where the rule has mu_s
+        capped += abs(abs(F) - mu * Fn) < 1e-9 * max(1.0, Fn)
+        stuck += abs(F) < mu * Fn * (1 - 1e-6)
     assert capped > 20 and stuck > 20, (capped, stuck)
 
 
@@ -255,8 +267,12 @@ def test_same_step_in_the_plane(p45):
 
 @pytest.fixture(scope="module")
 def limits45(p45):
-    return {law: Z.exact_limit(law, p45) for law in ("d-sds", "sds-elastic-test", "sds-trim", "sds-clip",
-                                                     "coulomb-viscous")}
+    out = {law: Z.exact_limit(law, p45) for law in ("d-sds", "sds-elastic-test", "sds-trim", "sds-clip",
+                                                    "coulomb-viscous")}
+    # Kratos's mu(v) at its row's mu_s and friction_decay
+    out["sds-trim-muv"] = Z.exact_limit("sds-trim-muv", rule_params(S.get_slip_rule(
+        "kratos-linear-viscous-coulomb-muv"), p45))
+    return out
 
 
 @pytest.mark.parametrize("name", list(TRANSCRIPTIONS))
@@ -267,7 +283,7 @@ def test_each_step_converges_to_its_own_limit(name, p45, limits45):
     reaches the shrinking cap of the unloading stick in steps), and the error falls at first order where the limit's force
     is continuous (LIGGGHTS's and YADE's jumps by gamma v at slip onset: erratic errors)."""
     rule = S.get_slip_rule(name)
-    ladder = Z.step_ladder(name, p45, (200, 400, 800, 1600))
+    ladder = Z.step_ladder(name, rule_params(rule, p45), (200, 400, 800, 1600))
     err = np.array([r["e_t"] for r in ladder["runs"]]) - limits45[rule.limit]["e_t"]
     assert abs(err[-1]) < (2e-3 if name.startswith("chrono") else 3e-5 if name.startswith("dirt") else 2e-5)
     for law, ref in limits45.items():
@@ -339,6 +355,7 @@ def test_chrono_limit_does_not_depend_on_the_spring():
 
 def test_run_slip_rule_zoo_writes_the_tables_and_the_figure(tmp_path, capsys):
     import csv
+    import json
 
     from nsfric.cli import main
 
@@ -352,9 +369,19 @@ def test_run_slip_rule_zoo_writes_the_tables_and_the_figure(tmp_path, capsys):
     shared = {r["limit_law"]: r["rules"].split() for r in csv.DictReader(open(out / "shared-limits.csv"))}
     assert shared["sds-elastic-test"] == ["liggghts-history", "yade-viscoelastic"]
     assert "mercurydpm-sliding-friction" in shared["d-sds"]
+    # Kratos's mu(v) row (mu_s 0.4, mu_d 0.3, c 3 s/m) between the constant-mu rows, its own limit
+    by_rule = {r["rule"]: r for r in rows}
+    muv = by_rule["kratos-linear-viscous-coulomb-muv"]
+    assert muv["limit_law"] == "sds-trim-muv" and 0.9 < float(muv["order_of_step"]) < 1.2
+    assert float(muv["e_t"]) - float(by_rule["kratos-linear-viscous-coulomb"]["e_t"]) > 1e-3
+    meta = json.loads((out / "zoo.json").read_text())
+    assert meta["rule_params"] == {"kratos-linear-viscous-coulomb-muv": {"mu_s": 0.4, "friction_decay": 3.0}}
     bad = tmp_path / "bad"
     assert main(["run", "slip-rule-zoo", "--out", str(bad), "--param", "theta_deg=95"]) == 2
     assert "theta_deg" in capsys.readouterr().err and not bad.exists()
+    assert main(["run", "slip-rule-zoo", "--out", str(bad), "--param", "mu_s=-0.1"]) == 2
+    err = capsys.readouterr().err
+    assert "mu_s must be finite and >= 0" in err and len(err.strip().splitlines()) == 1 and not bad.exists()
 
 
 @pytest.mark.parametrize("kwargs, match", [({"theta_deg": 0.0}, "theta_deg"), ({"mu": -1.0}, "mu"),

@@ -32,7 +32,11 @@ What Kratos computes for a sphere against a rigid face with the constitutive law
   ``F_v`` set to 0; when ``|F_e|`` alone does not, only ``F_v`` is scaled down and
   ``F_e`` keeps growing.  This is not the D-SDS (which ties the spring to the slider
   whenever the total force is capped): it is the cause of the offset :func:`runner`'s
-  results show against the case's ``d-sds`` law (docs/validate-your-code.md).
+  results show against the case's ``d-sds`` law (docs/validate-your-code.md).  The cap is
+  ``F_n`` times Kratos's ``equiv_friction = DYNAMIC_FRICTION + (STATIC_FRICTION -
+  DYNAMIC_FRICTION) exp(-FRICTION_DECAY |v_t|)`` of the step's tangential velocity:
+  ``mu`` unless ``mu_s`` and ``friction_decay`` are given (:func:`to_kratos_friction`;
+  the slip-rule zoo's ``kratos-linear-viscous-coulomb-muv`` is this step).
 
 Time stepping: ``Symplectic_Euler`` (translation and rotation).  The sphere starts
 touching the wall (zero overlap); the run stops at the first step with the sphere above
@@ -194,6 +198,47 @@ def to_kratos_linear(values: dict) -> dict:
     return sphere_material(values, values["k_n"] / (math.pi * MODIFIED_RADIUS * R), poisson, gamma)
 
 
+#: the case parameters of Kratos's velocity-dependent friction beyond ``mu`` (the dynamic
+#: coefficient), :func:`to_kratos_friction`
+FRICTION_PARAMS = ("mu_s", "friction_decay")
+
+
+def to_kratos_friction(values: dict) -> dict:
+    """Kratos's friction variables (a ``Materials.json`` ``Variables`` block) of the case
+    parameters ``values``: ``DYNAMIC_FRICTION = mu``, ``STATIC_FRICTION = mu_s`` (default
+    ``mu``) and ``FRICTION_DECAY = friction_decay`` [s/m] (default 0), so that Kratos's
+    ``equiv_friction`` is ``mu(|v_t|) = mu + (mu_s - mu) exp(-friction_decay |v_t|)``
+    (:func:`nsfric.schemes.slip_rules.kratos_friction`).
+
+    Raises
+    ------
+    ValueError
+        A value negative or not finite, naming it (Kratos stops on a negative friction).
+    """
+    mu = number(values["mu"], "mu", 0.0)
+    return {"STATIC_FRICTION": number(values.get("mu_s", mu), "mu_s", 0.0), "DYNAMIC_FRICTION": mu,
+            "FRICTION_DECAY": number(values.get("friction_decay", 0.0), "friction_decay", 0.0)}
+
+
+def from_kratos_friction(variables: dict) -> dict:
+    """The case parameters ``mu``, ``mu_s``, ``friction_decay`` of Kratos's friction
+    variables ``STATIC_FRICTION``, ``DYNAMIC_FRICTION``, ``FRICTION_DECAY`` (the inverse of
+    :func:`to_kratos_friction`; a missing ``STATIC_FRICTION`` is the dynamic one, a
+    missing ``FRICTION_DECAY`` 0).
+
+    Raises
+    ------
+    ValueError
+        ``DYNAMIC_FRICTION`` missing, or a value negative or not finite, naming it.
+    """
+    if "DYNAMIC_FRICTION" not in variables:
+        raise ValueError(f"DYNAMIC_FRICTION is missing (Kratos's friction variables: STATIC_FRICTION, "
+                         f"DYNAMIC_FRICTION, FRICTION_DECAY; got {sorted(variables)})")
+    mu = number(variables["DYNAMIC_FRICTION"], "DYNAMIC_FRICTION", 0.0)
+    return {"mu": mu, "mu_s": number(variables.get("STATIC_FRICTION", mu), "STATIC_FRICTION", 0.0),
+            "friction_decay": number(variables.get("FRICTION_DECAY", 0.0), "FRICTION_DECAY", 0.0)}
+
+
 def check_sphere(values: dict):
     """ValueError unless the bound parameters ``values`` are a Kratos sphere's: ``I = 2/5 m R^2``."""
     m, R = values["m"], values["R"]
@@ -215,8 +260,8 @@ def _files(folder, material, L, law):
     """Write ``swDEM.mdpa`` (the sphere at the origin's height ``R``), ``swDEM_FEM_boundary.mdpa``
     (the wall: a rigid triangle in ``y = 0`` of side ``~3 L``) and ``Materials.json`` (the
     constitutive law ``law`` between them)."""
-    R, mu = material["radius"], material["friction"]
-    friction = {"STATIC_FRICTION": mu, "DYNAMIC_FRICTION": mu, "FRICTION_DECAY": 500.0}
+    R = material["radius"]
+    friction = material.get("friction_variables") or to_kratos_friction({"mu": material["friction"]})
     relation = {"COEFFICIENT_OF_RESTITUTION": 0.5, **friction, "ROLLING_FRICTION": 0.0,
                 "ROLLING_FRICTION_WITH_WALLS": 0.0, "DEM_DISCONTINUUM_CONSTITUTIVE_LAW_NAME": law}
     mats = {"materials": [
@@ -272,7 +317,9 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
     params : dict or None
         Case parameters of ``sphere-wall`` (unset ones take the case's defaults; an
         ``arm_overlap`` is ignored: the lever arm is Kratos's own).  They must be a Kratos
-        material (:func:`to_kratos_linear`).
+        material (:func:`to_kratos_linear`).  ``mu_s`` and ``friction_decay``
+        (:data:`FRICTION_PARAMS`) give Kratos's velocity-dependent friction with ``mu`` the
+        dynamic coefficient (:func:`to_kratos_friction`; default: constant ``mu``).
     dt : float
         Time step [s], > 0 and below the normal contact duration ``t_n``.
     style : str
@@ -285,7 +332,12 @@ def run_sphere_wall(params: dict | None, dt: float, style: str = "DEM_D_Linear_v
         ``omega_f``, ``t_n``, ``E_kin_before``, ``E_kin_after``), ``steps`` and the run's
         wall time ``seconds``.
     """
-    return run_wall_impact(CASE, STYLES, style, dt, params, to_kratos_linear)
+    params = dict(params or {})
+    friction = {k: params.pop(k) for k in FRICTION_PARAMS if k in params}
+
+    def material_of(values):
+        return {**to_kratos_linear(values), "friction_variables": to_kratos_friction({**values, **friction})}
+    return run_wall_impact(CASE, STYLES, style, dt, params, material_of)
 
 
 def run_wall_impact(case_name: str, styles: dict, style: str, dt: float, params: dict | None, material_of) -> dict:

@@ -150,12 +150,14 @@ def energy_sweep(rules=None, sweep=None, divisions=DIVISIONS, progress=None) -> 
         p = standard_impact(point["theta_deg"], mu=point["mu"], e_n=point["e_n"], ks_ratio=point["ks_ratio"])
         if progress:
             progress("slip-rule-energy: " + ", ".join(f"{k} = {v:g}" for k, v in point.items()))
-        exact = {law: _account_or_why(law, p) for law in sorted({get_slip_rule(r).limit for r in rules})}
+        own = {r: tuple(sorted(get_slip_rule(r).params.items())) for r in rules}  # Kratos's mu(v) row's
+        exact = {(law, extra): _account_or_why(law, {**p, **dict(extra)})
+                 for law, extra in sorted({(get_slip_rule(r).limit, own[r]) for r in rules})}
         t_n = contact_time(p)
         for name in rules:
             rule = get_slip_rule(name)
-            runs = [run_impact(name, p, t_n / n) for n in divisions]
-            ex, fine = exact[rule.limit], runs[-1]
+            runs = [run_impact(name, {**p, **dict(own[name])}, t_n / n) for n in divisions]
+            ex, fine = exact[rule.limit, own[name]], runs[-1]
             rows.append({"rule": name, "code": rule.code, "limit_law": rule.limit, **point,
                          "limit_W_elastic": ex["W_elastic"], "limit_W_damping": ex["W_damping"],
                          "limit_E_slip": ex["E_slip"], "limit_max_energy_gain": ex["max_energy_gain"],

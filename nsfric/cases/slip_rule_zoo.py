@@ -7,7 +7,10 @@ The standard impact (:data:`STANDARD`): a sphere of radius ``R = 2.5 mm`` and de
 gamma_n d(delta)/dt, 0)`` with ``k_n = 2e7 N/m`` and ``gamma_n = 2 zeta sqrt(m k_n)``,
 ``zeta = -ln e_n/sqrt(pi^2 + ln^2 e_n)``, ``e_n = 0.9``; ``k_t = 2/7 k_n``, ``gamma_t =
 gamma_n/2``, ``mu = 0.3``; lever arm ``R``.  It is the case ``sphere-wall`` with
-``arm_overlap = 0`` and the normal law ``linear-dashpot-force-end``.
+``arm_overlap = 0`` and the normal law ``linear-dashpot-force-end``.  A rule with
+parameters of its own (:attr:`~nsfric.schemes.slip_rules.SlipRule.params`: Kratos's
+``mu(v)`` row, ``mu_s = 0.4`` and ``friction_decay = 3 s/m`` with ``mu`` the dynamic
+coefficient) runs, and its limit is solved, with them (:func:`own_params`).
 
 For every rule of :data:`~nsfric.schemes.slip_rules.SLIP_RULES` and angle: the exact
 values of its continuous limit (the case law :attr:`SlipRule.limit`, solved by the
@@ -90,13 +93,22 @@ def contact_time(p: dict) -> float:
     return math.pi * math.sqrt(p["m"] / p["k_n"])
 
 
+#: the limit laws with Kratos's velocity-dependent friction (parameters ``mu_s``,
+#: ``friction_decay`` beside ``mu``)
+MUV_LAWS = ("sds-trim-muv",)
+
+
 def case_params(law: str, p: dict) -> dict:
-    """The ``sphere-wall`` parameters of the impact ``p`` for the tangential law ``law``."""
+    """The ``sphere-wall`` parameters of the impact ``p`` for the tangential law ``law``
+    (for :data:`MUV_LAWS` also ``mu_s``, ``friction_decay`` from ``p``, default a constant
+    ``mu``)."""
     th = math.radians(p["theta_deg"])
     out = {"m": p["m"], "I": p["I"], "R": p["R"], "k_n": p["k_n"], "gamma_n": p["gamma_n"], "gamma_t": p["gamma_t"],
            "mu": p["mu"], "psi_i": math.tan(th), "v_n": p["v"] * math.cos(th), "omega_i": 0.0, "arm_overlap": 0.0}
     if law != "coulomb-viscous":
         out["ks_ratio"] = p["k_t"] / p["k_n"]
+    if law in MUV_LAWS:  # Kratos's mu(v): mu the dynamic coefficient; without mu_s a constant mu
+        out.update(mu_s=p.get("mu_s", p["mu"]), friction_decay=p.get("friction_decay", 0.0))
     return out
 
 
@@ -171,8 +183,25 @@ COLUMNS = ("rule", "code", "limit_law", "theta_deg", *OBSERVABLES, "max_energy_g
            "limit_E_slip", "offset_e_t_to_d_sds", "energy")
 
 
-def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None) -> list:
-    """One row per rule and angle (:data:`COLUMNS`; module docstring)."""
+def own_params(rule, rule_overrides=None) -> dict:
+    """The rule's own parameters (:attr:`~nsfric.schemes.slip_rules.SlipRule.params`: its
+    row's values, ``rule_overrides`` replacing them where given; ValueError out of range)."""
+    from ..schemes.slip_rule_impact import RULE_PARAMS
+
+    unknown = sorted(set(rule_overrides or {}) - set(RULE_PARAMS))
+    if unknown:
+        raise ValueError(f"unknown rule parameter(s) {unknown}; allowed: {list(RULE_PARAMS)}")
+    out = {k: float((rule_overrides or {}).get(k, v)) for k, v in rule.params.items()}
+    for k, v in out.items():
+        if not (math.isfinite(v) and v >= 0):
+            raise ValueError(f"{k} must be finite and >= 0, got {v!r}")
+    return out
+
+
+def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None, rule_overrides=None) -> list:
+    """One row per rule and angle (:data:`COLUMNS`; module docstring); each rule with its
+    own parameters (:func:`own_params`: Kratos's ``mu_s``, ``friction_decay`` of the
+    ``mu(v)`` row, ``rule_overrides`` replacing its values)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.verify_limit import order_against
     from .slip_rule_energy import exact_energy_account
@@ -181,17 +210,22 @@ def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress
     divisions = sorted({int(n) for n in divisions})
     if len(divisions) < 3 or divisions[0] < 10:
         raise ValueError(f"divisions: give at least 3 different step counts >= 10, got {divisions}")
-    laws = sorted({get_slip_rule(r).limit for r in rules} | {"d-sds"})
+    own = {r: own_params(get_slip_rule(r), rule_overrides) for r in rules}
+    limits = {(get_slip_rule(r).limit, tuple(sorted(own[r].items()))) for r in rules} | {("d-sds", ())}
     rows = []
     for theta in angles:
         p = standard_impact(theta, **(overrides or {}))
         if progress:
             progress(f"slip-rule-zoo: theta = {theta:g} deg")
-        exact = {law: {**exact_limit(law, p), **{f"limit_{k}": v for k, v in exact_energy_account(law, p).items()}}
-                 for law in laws}
+        exact = {}
+        for law, extra in sorted(limits):
+            q = {**p, **dict(extra)}
+            exact[law, extra] = {**exact_limit(law, q),
+                                 **{f"limit_{k}": v for k, v in exact_energy_account(law, q).items()}}
         for name in rules:
             rule = get_slip_rule(name)
-            ref, ladder = exact[rule.limit], step_ladder(name, p, divisions)
+            q = {**p, **own[name]}
+            ref, ladder = exact[rule.limit, tuple(sorted(own[name].items()))], step_ladder(name, q, divisions)
             e_t = np.array([r["e_t"] for r in ladder["runs"]])
             fit = order_against(ladder["dts"], e_t - ref["e_t"], EXACT_ERROR)
             ke = [r["KE_ratio"] for r in ladder["runs"]]
@@ -205,7 +239,7 @@ def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress
                          **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip",
                                                                "E_slip_after_force_end")},
                          "limit_W_elastic": ref["limit_W_elastic"], "limit_E_slip": ref["limit_E_slip"],
-                         "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds"]["e_t"],
+                         "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds", ()]["e_t"],
                          "energy": energy_verdict(ref["max_energy_gain"], ke,
                                                   min(ladder["runs"][-1]["E_slip"], ref["limit_E_slip"]))})
     return rows
@@ -260,14 +294,15 @@ def plot(rows, path: str) -> str:
     return save(fig, path)
 
 
-PARAMS = ("theta_deg", "max_division", "mu")
+PARAMS = ("theta_deg", "max_division", "mu", "mu_s", "friction_decay")
 
 
 def run(out_dir: str, progress=None, params=None) -> dict:
     """``nsfric run slip-rule-zoo``: the zoo table, the shared-limit table and the figure
     in ``out_dir``.  ``params``: ``theta_deg`` (one angle instead of :data:`ANGLES`),
-    ``max_division`` (the finest ``N`` of the ladder, default 3200, at least 400) and
-    ``mu``."""
+    ``max_division`` (the finest ``N`` of the ladder, default 3200, at least 400),
+    ``mu`` (the dynamic coefficient of the ``mu(v)`` row), and ``mu_s``,
+    ``friction_decay`` [s/m] (Kratos's ``mu(v)`` row only; default its own 0.4 and 3)."""
     from ..io import versions, write_csv_with_sidecar
     from ..schemes.slip_rules import SLIP_RULES
 
@@ -282,12 +317,16 @@ def run(out_dir: str, progress=None, params=None) -> dict:
         if not (math.isfinite(a) and 0 < a < 90):
             raise ValueError(f"theta_deg must be in (0, 90), got {a:g}")
     overrides = {"mu": params["mu"]} if "mu" in params else {}
+    rule_overrides = {k: float(params[k]) for k in ("mu_s", "friction_decay") if k in params}
     standard_impact(angles[0], **overrides)  # bad input fails before any work
-    rows = zoo(angles=angles, divisions=divisions, overrides=overrides, progress=progress)
+    own = {n: own_params(r, rule_overrides) for n, r in SLIP_RULES.items()}
+    rows = zoo(angles=angles, divisions=divisions, overrides=overrides, progress=progress,
+               rule_overrides=rule_overrides)
     csv_path = os.path.join(out_dir, "zoo.csv")
     meta = {"study": "slip-rule-zoo", "standard_impact": {**STANDARD, **overrides}, "divisions": divisions,
             "angles": list(angles), "sources": {n: r.source for n, r in SLIP_RULES.items()},
-            "integrators": {n: r.integrator for n, r in SLIP_RULES.items()}, "versions": versions()}
+            "integrators": {n: r.integrator for n, r in SLIP_RULES.items()},
+            "rule_params": {n: v for n, v in own.items() if v}, "versions": versions()}
     write_csv_with_sidecar(csv_path, {c: [r[c] for r in rows] for c in COLUMNS}, meta)
     shared = shared_limits()
     shared_path = os.path.join(out_dir, "shared-limits.csv")

@@ -60,7 +60,11 @@ REFERENCE = "built-in: sphere on a flat wall, oblique impact with spin (nsfric)"
 TANGENTIAL = ("coulomb", "cundall-strack", "d-sds", "c-sds")
 #: the continuous limits of the production codes' rules (the slip-rule zoo,
 #: :mod:`nsfric.schemes.slip_rules`), same ``k_t``, ``gamma_t`` and bound ``mu |F_n|``
-ZOO_TANGENTIAL = ("sds-elastic-test", "sds-trim", "sds-clip", "coulomb-viscous")
+ZOO_TANGENTIAL = ("sds-elastic-test", "sds-trim", "sds-clip", "sds-trim-muv", "coulomb-viscous")
+#: the parameters of ``sds-trim-muv``'s velocity-dependent friction ``mu(v) = mu + (mu_s -
+#: mu) exp(-friction_decay |v_t|)`` (Kratos's ``STATIC_FRICTION``, ``FRICTION_DECAY``;
+#: ``mu`` is the dynamic coefficient)
+mu_s, friction_decay = sp.symbols("mu_s friction_decay", nonnegative=True)
 NORMAL = ("linear-dashpot", "linear-dashpot-force-end")
 psi_i, v_n, omega_i = sp.symbols("psi_i v_n omega_i", real=True)
 ks_ratio = sp.Symbol("ks_ratio", positive=True)
@@ -186,6 +190,10 @@ def tangential_law(name: str):
         "sds-elastic-test": lambda: Z.sds_elastic_test(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "sds-trim": lambda: Z.sds_trim(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
         "sds-clip": lambda: Z.sds_clip(k, T.gamma_t, L.mu * L.F_N, (k_param, gamma, mu)),
+        "sds-trim-muv": lambda: Z.sds_trim_muv(k, T.gamma_t, L.mu * L.F_N, mu_s * L.F_N, friction_decay, (
+            k_param, gamma, L.P(L.mu, 0.25, 0, doc="dynamic friction coefficient (Kratos's DYNAMIC_FRICTION)"),
+            L.P(mu_s, 0.4, 0, doc="static friction coefficient (Kratos's STATIC_FRICTION)"),
+            L.P(friction_decay, 3.0, 0, doc="decay of mu with |v_t| (Kratos's FRICTION_DECAY)", unit="s/m"))),
         "coulomb-viscous": lambda: T.coulomb_viscous((gamma, mu), T.gamma_t, L.mu * L.F_N),
     }
     return T.with_normal_magnitude(build[name]())
@@ -269,7 +277,7 @@ class SphereWall(ComposedLaws, Case):
     partial_observables = ("t_vt0",)
     #: the SDS spring (``xi ~ 1e-7 m``) resolved to 1e-7 of itself, as in ``oblique-impact``
     solver_defaults = {(law, s): {"atol": 1e-15} for law in ("d-sds", "c-sds", "cundall-strack", "sds-elastic-test", "sds-trim",
-                                                              "sds-clip")
+                                                              "sds-clip", "sds-trim-muv")
                        for s in ("filippov", "ida")}
 
     tangential_laws, normal_laws = TANGENTIAL + ZOO_TANGENTIAL, NORMAL

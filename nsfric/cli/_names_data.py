@@ -110,6 +110,10 @@ NAMES = {'version': '0.1.0',
                       'applications/DEMApplication/custom_constitutive)',
           'sds-clip': "nsfric slip-rule zoo: the dt -> 0 limit of DIRT's wall_tangential_force "
                       '(SueHeir/dirt, crates/dirt_wall/src/contact.rs)',
+          'sds-trim-muv': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                          'DEM_D_Linear_viscous_Coulomb_CL.h with STATIC_FRICTION, DYNAMIC_FRICTION and '
+                          'FRICTION_DECAY (KratosMultiphysics/Kratos, '
+                          'applications/DEMApplication/custom_constitutive)',
           'mindlin-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of LIGGGHTS '
                                   'tangential_model_history.h with normal_model_hertz.h (kt = 8 G* sqrt(R* '
                                   'delta), gammat = -2 sqrt(5/6) beta sqrt(kt m*); '

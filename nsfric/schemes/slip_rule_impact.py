@@ -52,6 +52,23 @@ def check_params(p: dict) -> None:
             raise ValueError(f"{name} must be >= 0, got {p[name]!r}")
     if not 0 < p["theta_deg"] < 90:
         raise ValueError(f"theta_deg must be in (0, 90) (an oblique impact with sliding), got {p['theta_deg']!r}")
+    for name in RULE_PARAMS:
+        if name in p and not (math.isfinite(float(p[name])) and p[name] >= 0):
+            raise ValueError(f"{name} must be finite and >= 0, got {p[name]!r}")
+
+
+#: parameters some rules have beyond :data:`PARAMS` (:attr:`SlipRule.params`): Kratos's
+#: static friction coefficient and its decay constant [s/m]
+RULE_PARAMS = ("mu_s", "friction_decay")
+
+
+def rule_params(rule, p: dict) -> dict:
+    """``p`` as the rule ``rule`` (a :class:`~nsfric.schemes.slip_rules.SlipRule`) takes it:
+    its own parameters (:attr:`SlipRule.params`) from ``p`` or, where ``p`` lacks them,
+    the rule's values; the other rules' own parameters left out (a constant-``mu`` rule
+    never sees a ``mu_s``)."""
+    q = {k: v for k, v in p.items() if k not in RULE_PARAMS or k in rule.params}
+    return {**{k: float(v) for k, v in rule.params.items()}, **q}
 
 
 def _normal_force(p, delta, rate, clamp):
@@ -63,8 +80,9 @@ def _normal_force(p, delta, rate, clamp):
 
 def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_normal: bool = True,
                arm_overlap: float = 0.0) -> dict:
-    """The impact at ``p`` (:data:`PARAMS`; speed ``v`` at ``theta_deg`` from the normal,
-    no spin) stepped by the rule ``rule_name`` with the step ``dt``.
+    """The impact at ``p`` (:data:`PARAMS`, and the rule's own :data:`RULE_PARAMS`,
+    :func:`rule_params`; speed ``v`` at ``theta_deg`` from the normal, no spin) stepped by
+    the rule ``rule_name`` with the step ``dt``.
 
     Returns the observables ``e_t = vx_f/vx_i`` (the centre's tangential restitution),
     ``e_n = vy_f/v_n``, ``beta = -v_t^f/v_t^i`` (the contact point's, Walton's sign),
@@ -89,11 +107,12 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     wall's surface, Kratos's contact point; the case's convention of that name).
     """
     check_params(p)
+    rule = get_slip_rule(rule_name)
+    p = rule_params(rule, p)
     if not 0 <= arm_overlap <= 2:
         raise ValueError(f"arm_overlap must be in [0, 2], got {arm_overlap!r}")
     if not (math.isfinite(dt) and dt > 0):
         raise ValueError(f"dt must be finite and > 0, got {dt!r}")
-    rule = get_slip_rule(rule_name)
     m, I, R = p["m"], p["I"], p["R"]
     th = math.radians(p["theta_deg"])
     vx0, vn = p["v"] * math.sin(th), p["v"] * math.cos(th)

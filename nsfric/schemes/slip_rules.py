@@ -24,7 +24,14 @@ path, commit read):
   ``Law2_ScGeom_ViscElPhys_Basic``, the version clamping the normal force at zero);
 * Kratos ``KratosMultiphysics/Kratos``
   ``applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h``
-  @ 016af01bda3b (``CalculateTangentialForceWithNeighbour``) and ``..._CL.cpp`` @ 013f9253599a;
+  @ 016af01bda3b (``CalculateTangentialForceWithNeighbour``) and ``..._CL.cpp`` @ 013f9253599a,
+  whose call passes ``LocalRelVel``: the header of that version (the one the Kratos DEM
+  10.4.4 wheel runs; read from the index's newest stored copy, its commit not recorded
+  there) bounds the force by ``F_n`` times ``equiv_friction = DYNAMIC_FRICTION +
+  (STATIC_FRICTION - DYNAMIC_FRICTION) exp(-FRICTION_DECAY ShearRelVel)`` with
+  ``ShearRelVel`` the norm of the tangential ``LocalRelVel`` of the same step, the four
+  branches unchanged (:func:`kratos_friction`; the 016af01bda3b header's older
+  ``STATIC_FRICTION`` test with ``DYNAMIC_FRICTION`` after slip is gone);
 * Chrono ``projectchrono/chrono`` ``src/chrono/physics/ChContactSMC.cpp`` @ 2b5757964b28
   (``ChDefaultContactForceTorqueSMC::CalculateForceTorque``, Hooke, ``OneStep``) and
   ``src/chrono_multicore/solver/ChIterativeSolverMulticoreSMC.cpp``
@@ -41,7 +48,7 @@ Rules register by name in :data:`SLIP_RULES` (:func:`register_slip_rule`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 #: name -> :class:`SlipRule`
@@ -74,6 +81,10 @@ class SlipRule:
         ``step(history, v_t, F_n, dt, p) -> (F_t, history)``.
     stick : str
         What a user of the code sees in stick and micro-slip (docs).
+    params : dict
+        Parameters of the rule's own beyond the standard impact's, with the values its
+        row of the zoo takes (``mu_s``, ``friction_decay`` of Kratos's ``mu(v)``); the
+        limit law takes them too.
     """
 
     name: str
@@ -84,6 +95,7 @@ class SlipRule:
     history: str
     step: Callable
     stick: str = ""
+    params: dict = field(default_factory=dict)
 
     def elastic_force(self, history: float, p: dict) -> float:
         """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
@@ -215,15 +227,25 @@ def yade_viscoelastic(shear_force, v_t, Fn, dt, p):
     return Fe - p["gamma_t"] * v_t, Fe
 
 
+def kratos_friction(v_t, p):
+    """Kratos's ``equiv_friction`` of the step's ``ShearRelVel = |v_t|``: ``DYNAMIC_FRICTION +
+    (STATIC_FRICTION - DYNAMIC_FRICTION) exp(-FRICTION_DECAY |v_t|)`` with ``p["mu"]`` the
+    dynamic, ``p["mu_s"]`` the static coefficient (default ``mu``: a constant ``mu``, the
+    same float) and ``p["friction_decay"]`` (s/m, default 0)."""
+    mu = p["mu"]
+    return mu + (p.get("mu_s", mu) - mu) * math.exp(-p.get("friction_decay", 0.0) * abs(v_t))
+
+
 def kratos_linear_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
-    """Kratos ``CalculateTangentialForceWithNeighbour`` (``mu_s = mu_d``): ``F_e = F_e^old -
-    kt v_t dt``, ``F_v = -ct v_t``; where ``|F_e + F_v| > mu F_n``: same signs and ``|F_e| >
-    mu F_n`` -> ``F_e`` capped, ``F_v = 0``; same signs otherwise -> ``F_v`` trimmed to
-    ``mu F_n - |F_e|``; opposite signs and ``|F_v| >= |F_e|`` -> ``F_v`` scaled to ``mu F_n +
-    |F_e|``; opposite signs otherwise -> ``F_e`` capped, ``F_v = 0``."""
+    """Kratos ``CalculateTangentialForceWithNeighbour``: ``F_e = F_e^old - kt v_t dt``, ``F_v =
+    -ct v_t``, the bound ``mu(|v_t|) F_n`` (:func:`kratos_friction`, the ``LocalRelVel`` of
+    this step); where ``|F_e + F_v|`` exceeds it: same signs and ``|F_e|`` beyond it ->
+    ``F_e`` capped, ``F_v = 0``; same signs otherwise -> ``F_v`` trimmed to the bound minus
+    ``|F_e|``; opposite signs and ``|F_v| >= |F_e|`` -> ``F_v`` scaled to the bound plus
+    ``|F_e|``; opposite signs otherwise -> ``F_e`` capped, ``F_v = 0``."""
     Fe = Fe_old - p["k_t"] * v_t * dt
     Fv = -p["gamma_t"] * v_t
-    Fmax = Fn * p["mu"]
+    Fmax = Fn * kratos_friction(v_t, p)
     if abs(Fe + Fv) > Fmax:
         ae, av = abs(Fe), abs(Fv)
         if Fe * Fv >= 0.0:
@@ -326,6 +348,15 @@ register_slip_rule(SlipRule(
     "the total force is clipped to mu F_n but the spring keeps loading until its elastic part alone reaches the "
     "cap: in micro-slip the spring stores more than the D-SDS's (the Kratos wheel converges to this limit at "
     "psi_i = 0.5; near psi_i = 1 neither it nor this step has a limit yet)"))
+register_slip_rule(SlipRule(
+    "kratos-linear-viscous-coulomb-muv", "Kratos DEM DEM_D_Linear_viscous_Coulomb, mu(v) (STATIC_FRICTION 0.4, "
+    "DYNAMIC_FRICTION = mu, FRICTION_DECAY 3 s/m)",
+    "KratosMultiphysics/Kratos applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h "
+    "(the version taking LocalRelVel, with ..._CL.cpp @ 013f9253599a), CalculateTangentialForceWithNeighbour, "
+    "equiv_friction", "symplectic-euler", "sds-trim-muv", "elastic force", kratos_linear_viscous_coulomb,
+    "as Kratos's constant-mu rule, the cap mu(|v_t|) F_n of the step's own tangential velocity: the static "
+    "coefficient where the contact point's velocity passes zero and while it is small (|v_t| << 1/FRICTION_DECAY)",
+    {"mu_s": 0.4, "friction_decay": 3.0}))
 register_slip_rule(SlipRule(
     "dirt-wall-mindlin", "DIRT wall contact, tangential (Mindlin) sliding friction",
     "SueHeir/dirt crates/dirt_wall/src/contact.rs @ 0c342393f598, wall_tangential_force (particle-particle: "

@@ -53,6 +53,25 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   step's stiffness and damping are evaluated at the step's overlap, so the limit is
   this law with the overlap at each instant.  Without damping (``gamma_t_tsuji = 0``,
   ``e = 1``) it is :func:`~nsfric.symbolic.tangential.mindlin` without damping.
+* :func:`sds_trim_muv` -- Kratos's rule with its velocity-dependent friction
+  (``CalculateTangentialForceWithNeighbour`` of the version taking ``LocalRelVel``): the
+  same four branches, the bound ``F_n equiv_friction`` with ``equiv_friction = mu_d + (mu_s
+  - mu_d) exp(-c ShearRelVel)`` of the step's own tangential velocity -- the velocity its
+  dashpot ``-c_t v_t`` takes, at the state the step starts from.  As ``dt -> 0`` the
+  step's velocity is the state's ``v`` and the bound the continuous function ``B(v, F_n) =
+  (mu_d + (mu_s - mu_d) exp(-c |v|)) F_n`` of the state; the derivation of
+  :func:`sds_trim` uses of its bound only that it is the step's value of a continuous
+  function of the state (the trim and the cap are taken against the bound of the same
+  step), so the limit is :func:`sds_trim` with ``B`` for the bound: the force
+  ``clip(-k xi - gamma v, -B, B)``, the spring held on ``-k xi = +-B`` where its elastic
+  part alone reaches the cap -- held there it follows ``B``, which now moves with ``v``
+  too (``xi' = -(dB/dt)/k``, ``dB/dt`` with ``-c (mu_s - mu_d) exp(-c |v|) sign(v) v'
+  F_n``).  The stick test (the total below the cap, no trim) is against ``mu_s F_n``
+  exactly where the contact point's velocity passes zero and against ``mu(|v|) F_n`` off
+  it: in these spring laws the contact point does not rest while the spring loads, so
+  ``mu_s`` acts at the reversal of ``v`` and for ``|v| << 1/c``, ``mu_d`` for ``|v| >>
+  1/c``.  ``B`` has a kink at ``v = 0`` (``|v|``), which the solvers locate.  With
+  ``mu_s = mu_d`` or ``c = 0`` the bound is constant (``mu_d F_n``, or ``mu_s F_n``).
 
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
@@ -69,6 +88,9 @@ from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, ga
                    spring_outputs, v, with_outputs, xi)
 from .normal import real_abs
 from .tangential import R_eff, _mindlin_params, contact_radius, k_ta
+
+#: the static critical force (``mu_s F_n``) and the decay constant of :func:`sds_trim_muv`
+F_s, c_decay = sp.symbols("F_s c_decay", nonnegative=True)
 
 ZOO = "nsfric slip-rule zoo: the dt -> 0 limit of"
 LIGGGHTS_YADE = (f"{ZOO} LIGGGHTS tangential_model_history.h (CFDEMproject/LIGGGHTS-PUBLIC) and YADE "
@@ -187,5 +209,34 @@ def mindlin_elastic_test(R=R_eff, params=None) -> TangentialLaw:
     return replace(law, name="mindlin-elastic-test", reference=LIGGGHTS_HERTZ, doc=mindlin_elastic_test.__doc__)
 
 
-for _law in (sds_elastic_test, sds_trim, sds_clip, mindlin_elastic_test):
+def decaying_bound(dynamic, static, x):
+    """``dynamic + (static - dynamic) exp(-x)`` for ``x >= 0``, written as ``dynamic tanh(x/2)
+    (1 + exp(-x)) + static exp(-x)`` (the same function: ``tanh(x/2) (1 + e^-x) = 1 -
+    e^-x``): a sum of non-negative terms, so that the model's validation proves the bound
+    non-negative (the clipped force's two switching functions never both hold) where the
+    difference ``static - dynamic`` has no sign; bounded for large ``x`` (no ``sinh``)."""
+    return dynamic * sp.tanh(x / 2) * (1 + sp.exp(-x)) + static * sp.exp(-x)
+
+
+KRATOS_MUV = (f"{ZOO} Kratos DEM DEM_D_Linear_viscous_Coulomb_CL.h with STATIC_FRICTION, DYNAMIC_FRICTION and "
+              "FRICTION_DECAY (KratosMultiphysics/Kratos, applications/DEMApplication/custom_constitutive)")
+
+
+def sds_trim_muv(k=k, gamma=gamma, bound=F_max, static_bound=F_s, decay=c_decay, params=None) -> TangentialLaw:
+    """:func:`sds_trim` with Kratos's velocity-dependent bound (the limit of Kratos DEM's
+    step with ``mu_s != mu_d``; module docstring).
+
+    The bound ``bound + (static_bound - bound) exp(-decay |v|)``: the dynamic critical
+    force ``bound`` (``mu_d F_n``) for ``|v| >> 1/decay``, the static one ``static_bound``
+    (``mu_s F_n``) at ``v = 0``.  ``params`` default: ``k, gamma, F_max, F_s, c_decay``.
+    """
+    if params is None:
+        params = (*_params(), P(F_s, 1.5, 0, doc="static critical force mu_s F_n", unit="n.u."),
+                  P(c_decay, 1.0, 0, doc="decay constant of the bound with |v|", unit="n.u."))
+    B = decaying_bound(bound, static_bound, decay * real_abs(v))
+    base = sds_trim(k, gamma, B, params)
+    return replace(base, name="sds-trim-muv", reference=KRATOS_MUV, doc=sds_trim_muv.__doc__)
+
+
+for _law in (sds_elastic_test, sds_trim, sds_clip, sds_trim_muv, mindlin_elastic_test):
     register_law(_law)
