@@ -193,7 +193,9 @@ class FilippovSolver(ReferenceSolver):
 
     def _compiled_segment(self, mod, d, p, mode, t0, y0, t_end, n_check, stats, watch, gfun):
         """:meth:`_segment` on the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`):
-        the same steps, the same guard search on each flagged step (``watch``: the
+        the same steps, the same guard search on each flagged step -- compiled
+        (:mod:`~nsfric.solvers.dop853_search`), or :func:`first_crossing` on the rare step
+        the compiled one leaves to Python (``watch``: the
         :class:`~nsfric.solvers.watch.FieldWatch` of the mode's field, ``gfun`` its
         watched guards)."""
         from .dop853_numba import DenseSteps, integrate
