@@ -14,10 +14,12 @@ The mode's functions come in as compiled function pointers of type :data:`FIELD`
 once per machine (numba's ``cache=True``) and a new mode compiles only its own small
 functions (:mod:`~nsfric.solvers.dop853_numba`).
 
-:func:`run` steps one mode until ``t_end`` or a step on which the guards' samples
-(``n_check`` interior points of the step's dense output, the rule of
-:func:`~nsfric.solvers.guard_search.first_crossing`) cannot exclude a crossing; the
-caller then decides on that step exactly, with the same guard search as the SciPy path.
+:func:`run` steps one mode until ``t_end`` or a guard crossing.  A step on which the
+guards' samples (``n_check`` interior points of the step's dense output, the rule of
+:func:`~nsfric.solvers.guard_search.first_crossing`) cannot exclude a crossing is decided
+exactly by the same guard search as the SciPy path's, compiled
+(:func:`~nsfric.solvers.dop853_search.locate`); the rare step it cannot decide goes back
+to the caller's Python search.
 """
 import math
 
