@@ -176,12 +176,14 @@ def _scalar_c(y, p, out):
 SCALAR = [lambda x: x * x * x - 2 * x - 5, lambda x: math.cos(x) - x,
           lambda x: (x - 0.7) * (x - 0.7) + 0.1 * math.sin(5 * x), lambda x: math.exp(x) - 3 * x,
           lambda x: abs(x - 1 / 3)]
+#: brentq's smallest rtol, first_crossing's
+EPS4 = 4 * np.finfo(float).eps
 #: the identity dense output: state y = t on the step [0, 1]
 IDENTITY = (0.0, 1.0, np.zeros(1), np.vstack([[1.0], np.zeros((6, 1))]), np.zeros(1))
 
 
 @pytest.mark.parametrize("i,a,b", [(0, 2.0, 3.0), (1, 0.0, 1.0), (1, -1.0, 0.9), (3, 0.0, 1.0), (3, 1.0, 2.0)])
-@pytest.mark.parametrize("xtol,rtol", [(2e-12, 4 * np.finfo(float).eps), (1e-6, 1e-3), (4e-16, 4 * np.finfo(float).eps)])
+@pytest.mark.parametrize("xtol,rtol", [(2e-12, EPS4), (1e-6, 1e-3), (4e-16, EPS4)])
 def test_brentq_port_equals_scipys(i, a, b, xtol, rtol):
     f = SCALAR[i]
     want = brentq(f, a, b, xtol=xtol, rtol=rtol, maxiter=200)
@@ -192,15 +194,14 @@ def test_brentq_port_equals_scipys(i, a, b, xtol, rtol):
 def test_brentq_port_gives_up_where_scipys_does():
     """No convergence in ``maxiter`` iterations, or no sign change: SciPy raises, the port
     says so (the step then goes to the Python search, which raises as before)."""
-    eps4 = 4 * np.finfo(float).eps
     with pytest.raises(RuntimeError, match="Failed to converge"):
-        brentq(SCALAR[1], 0.0, 1.0, xtol=1e-300, rtol=eps4, maxiter=3)
+        brentq(SCALAR[1], 0.0, 1.0, xtol=1e-300, rtol=EPS4, maxiter=3)
     with pytest.raises(ValueError, match="different signs"):
-        brentq(SCALAR[1], 0.0, 0.5, xtol=1e-12, rtol=eps4)
+        brentq(SCALAR[1], 0.0, 0.5, xtol=1e-12, rtol=EPS4)
     G = dn._Address(_scalar_c)
-    assert not search.brentq(G, *IDENTITY, 1, 0.0, 1.0, 1e-300, eps4, 3, np.empty(1), np.empty(5))[0]
-    assert not search.brentq(G, *IDENTITY, 1, 0.0, 0.5, 1e-12, eps4, 200, np.empty(1), np.empty(5))[0]
-    assert search.brentq(G, *IDENTITY, 1, 0.0, 1.0, 1e-300, eps4, 200, np.empty(1), np.empty(5))[0]
+    assert not search.brentq(G, *IDENTITY, 1, 0.0, 1.0, 1e-300, EPS4, 3, np.empty(1), np.empty(5))[0]
+    assert not search.brentq(G, *IDENTITY, 1, 0.0, 0.5, 1e-12, EPS4, 200, np.empty(1), np.empty(5))[0]
+    assert search.brentq(G, *IDENTITY, 1, 0.0, 1.0, 1e-300, EPS4, 200, np.empty(1), np.empty(5))[0]
 
 
 @pytest.mark.parametrize("i,a,b", [(2, 0.0, 2.0), (2, -3.0, 3.0), (3, 0.0, 2.0), (4, 0.0, 1.0), (1, 0.0, 3.0),

@@ -21,9 +21,8 @@ exactly by the same guard search as the SciPy path's, compiled
 (:func:`~nsfric.solvers.dop853_search.locate`); the rare step it cannot decide goes back
 to the caller's Python search.
 """
-import math
-
 import hashlib
+import math
 import os
 
 import numpy as np
