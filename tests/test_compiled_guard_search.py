@@ -224,3 +224,17 @@ def test_the_cores_digest_of_the_search_module_is_current():
     with open(path, "rb") as fh:
         assert hashlib.sha256(fh.read()).hexdigest() == core.SEARCH_DIGEST
     assert core.CACHE
+
+
+def test_no_on_disk_marker_where_the_core_is_not_cached(tmp_path, monkeypatch):
+    """Where the digest is stale the core is compiled in every process: a mode's stepper
+    then leaves no marker saying it costs a later process no compilation."""
+    from nsfric.memo import Memo
+
+    d = nsfric.get_case("dry-oscillator").problem().model.derived()
+    monkeypatch.setenv("NSFRIC_CACHE_DIR", str(tmp_path))
+    for cached in (False, True):
+        monkeypatch.setattr(dn, "_MODULES", Memo(64))
+        monkeypatch.setattr(core, "CACHE", cached)
+        dn.stepper(d, "slip-", 2)
+        assert bool(list((tmp_path / "kernels").glob("*.compiled"))) == cached

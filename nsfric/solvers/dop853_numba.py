@@ -88,7 +88,8 @@ def _build(d, mode, n):
         raise
     except Exception as e:  # numba's typing and lowering errors
         raise NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from e
-    mark_on_disk(mod, source)  # a later process takes the compiled stepper without compiling
+    if core.CACHE:  # a later process takes the compiled stepper without compiling (else the core is
+        mark_on_disk(mod, source)  # compiled in every process: its search module's digest is stale)
     return mod
 
 
