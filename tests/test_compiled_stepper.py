@@ -73,8 +73,8 @@ def test_steps_equal_scipy_dop853_on_a_mode():
     y0 = np.array([2.1, 0.0])
     ts, ys, dense, nfev = _scipy_steps(lambda t, y: f(y, tuple(p)), y0, 1.0, 1e-9, 1e-11)
     mod_ng = SimpleNamespace(fields=mod.fields, n_guards=0, rhs=mod.rhs)  # no guard screening
-    T, YO, FF, k, nf = dn.integrate(mod_ng, p, y0, 0.0, 1.0, 1e-9, 1e-11, 8, lambda *a: False)
-    assert k == len(ts) - 1 and nf == nfev
+    T, YO, FF, k, nf, hit = dn.integrate(mod_ng, p, y0, 0.0, 1.0, 1e-9, 1e-11, 8, lambda *a: None)
+    assert k == len(ts) - 1 and nf == nfev and hit is None
     assert np.array_equal(T[:, 1], ts[1:]) and np.array_equal(YO, ys[:-1])
     assert np.array_equal(FF, np.array([dd.F for dd in dense]))
     tt = np.linspace(0, 1, 333)

@@ -14,16 +14,37 @@ The mode's functions come in as compiled function pointers of type :data:`FIELD`
 once per machine (numba's ``cache=True``) and a new mode compiles only its own small
 functions (:mod:`~nsfric.solvers.dop853_numba`).
 
-:func:`run` steps one mode until ``t_end`` or a step on which the guards' samples
-(``n_check`` interior points of the step's dense output, the rule of
-:func:`~nsfric.solvers.guard_search.first_crossing`) cannot exclude a crossing; the
-caller then decides on that step exactly, with the same guard search as the SciPy path.
+:func:`run` steps one mode until ``t_end`` or a guard crossing.  A step on which the
+guards' samples (``n_check`` interior points of the step's dense output, the rule of
+:func:`~nsfric.solvers.guard_search.first_crossing`) cannot exclude a crossing is decided
+exactly by the same guard search as the SciPy path's, compiled
+(:func:`~nsfric.solvers.dop853_search.locate`); the rare step it cannot decide goes back
+to the caller's Python search.
 """
+import hashlib
 import math
+import os
 
 import numpy as np
 from numba import njit, types
 from scipy.integrate._ivp import dop853_coefficients as _dc
+
+from .dop853_search import CROSSING, NO_CROSSING, dense_at, locate
+
+#: SHA-256 of :mod:`~nsfric.solvers.dop853_search`'s file: numba's disk cache keys
+#: :func:`run` (which calls that module) on this file alone, so a change there must
+#: change this line (tests/test_compiled_guard_search.py checks it); where it does not
+#: match, the core is compiled in every process, never loaded stale from the cache
+SEARCH_DIGEST = "badce489e41923e7adbb674d304949c03b2b6578c4be290087cee587105cbd37"
+
+
+def _search_digest() -> str:
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "dop853_search.py"), "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
+
+
+#: numba's ``cache`` flag of :func:`run`
+CACHE = _search_digest() == SEARCH_DIGEST
 
 #: as ``scipy.integrate._ivp.rk``
 SAFETY = 0.9
@@ -50,7 +71,7 @@ FIELD_SIGNATURE = types.void(_V, _V, _V)
 FIELD = types.FunctionType(FIELD_SIGNATURE)
 
 #: run's status codes
-FINISHED, INSPECT, FULL, TOO_SMALL, NONFINITE = 0, 1, 2, -1, -2
+FINISHED, INSPECT, FULL, EVENT, TOO_SMALL, NONFINITE = 0, 1, 2, 3, -1, -2
 #: trials of one step with a non-finite error estimate (a NaN or infinite stage: the
 #: field is not finite there) before :func:`run` gives up with NONFINITE (as does a
 #: step-size underflow after any such trial); SciPy's loop would shrink the step for
@@ -156,34 +177,27 @@ def dense_coefficients(rhs, h, y_old, y, f, KX, p, F, work):
 
 
 @njit(cache=True)
-def dense_at(t_old, h, y_old, F, t, out):
-    """``Dop853DenseOutput._call_impl`` at one time ``t`` into ``out``."""
-    x = (t - t_old) / h
-    m = F.shape[0]
-    for i in range(y_old.size):
-        v = 0.0
-        for j in range(m):
-            v += F[m - 1 - j, i]
-            if j % 2 == 0:
-                v *= x
-            else:
-                v *= 1 - x
-        out[i] = v + y_old[i]
-
-
-@njit(cache=True)
-def screen(guards, rates, t_old, t_new, h, y_old, F, p, n_check, n_guards, Y, G, R):
-    """Whether the guards' samples on the step may hide or show a crossing: a sample
-    near or above zero, or an interval whose excursion bound
-    (:func:`~nsfric.solvers.guard_search.excursion_bound`) reaches zero.  Conservative
-    by :data:`MARGIN`: a ``True`` step is decided by the exact guard search."""
+def sample(guards, rates, t_old, t_new, h, y_old, F, p, n_check, Y, G, R):
+    """The states ``Y``, guards ``G`` and guard rates ``R`` at the step's ``n_check + 2``
+    sample times (``numpy.linspace(t_old, t_new, n_check + 2)``'s)."""
     n_pts = n_check + 2
-    dt = (t_new - t_old) / (n_pts - 1)  # numpy.linspace's sample times
+    dt = (t_new - t_old) / (n_pts - 1)
     for k in range(n_pts):
         tk = t_new if k == n_pts - 1 else k * dt + t_old
         dense_at(t_old, h, y_old, F, tk, Y[k])
         guards(Y[k], p, G[k])
         rates(Y[k], p, R[k])
+
+
+@njit(cache=True)
+def screen(guards, rates, t_old, t_new, h, y_old, F, p, n_check, n_guards, Y, G, R):
+    """Whether the guards' samples on the step (:func:`sample`, left in ``Y``, ``G``,
+    ``R``) may hide or show a crossing: a sample near or above zero, or an interval whose
+    excursion bound (:func:`~nsfric.solvers.guard_search.excursion_bound`) reaches zero.
+    Conservative by :data:`MARGIN`: a ``True`` step is decided by the exact guard search."""
+    sample(guards, rates, t_old, t_new, h, y_old, F, p, n_check, Y, G, R)
+    n_pts = n_check + 2
+    dt = (t_new - t_old) / (n_pts - 1)  # numpy.linspace's sample times
     for i in range(n_guards):
         gmax = 0.0
         for k in range(n_pts):
@@ -207,20 +221,26 @@ _M = types.float64[:, ::1]
 
 
 @njit(types.int64(FIELD, FIELD, FIELD, _V, _V, _V, types.float64, types.float64, types.float64, _V, types.int64,
-                  types.int64, types.boolean, _M, _M, types.float64[:, :, ::1], types.int64[::1], types.int64),
-      cache=True)
-def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards, start, T, YO, FF, counts, stop_at):
+                  types.int64, types.boolean, _M, _M, types.float64[:, :, ::1], types.int64[::1], types.int64,
+                  types.boolean, _V), cache=CACHE)
+def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards, start, T, YO, FF, counts, stop_at,
+        search, hit):
     """Step ``mode`` from ``state = [t, h_abs]`` (``y``, ``f`` its state and rate,
     updated in place) until ``t_end``, a step the guards flag (:func:`screen`; every
     first step of a segment, ``start``), or ``stop_at`` steps stored (full buffers, or
-    time for the caller's budget check).
+    time for the caller's budget check).  With ``search``, a flagged step is decided
+    here by the exact guard search (:func:`~nsfric.solvers.dop853_search.locate`):
+    stepping goes on where no guard crosses; a crossing ends the run with
+    ``hit = [time, guard index]``.
 
     Accepted steps go to ``T[k] = (t_old, t_new)``, ``YO[k]`` (y_old) and ``FF[k]``
     (dense coefficients), from ``counts[0]`` on; ``counts = [steps, nfev]`` is updated.
-    Returns a status: FINISHED, INSPECT (the last stored step needs the exact guard
-    search), FULL (``stop_at`` reached: call again), TOO_SMALL (step size underflow) or
-    NONFINITE (:data:`NONFINITE_TRIALS` trials of a step with a non-finite stage, or
-    an underflow after one).
+    Returns a status: FINISHED, EVENT (a guard crosses on the last stored step, at
+    ``hit``), INSPECT (the last stored step needs the Python guard search: ``search``
+    off, or a case :func:`~nsfric.solvers.dop853_search.locate` leaves to it), FULL
+    (``stop_at`` reached: call again), TOO_SMALL (step size underflow) or NONFINITE
+    (:data:`NONFINITE_TRIALS` trials of a step with a non-finite stage, or an underflow
+    after one).
     """
     n = y.size
     t, h_abs = state[0], state[1]
@@ -228,6 +248,7 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
     work, y_new, scale = np.empty(n), np.empty(n), np.empty(n)
     n_pts = n_check + 2
     Y, G, R = np.empty((n_pts, n)), np.empty((n_pts, max(n_guards, 1))), np.empty((n_pts, max(n_guards, 1)))
+    y_s, g_s = np.empty(n), np.empty(max(n_guards, 1))  # the search's scratch
     cap = min(T.shape[0], stop_at)
     while True:
         k = counts[0]
@@ -288,10 +309,18 @@ def run(rhs, guards, rates, state, y, f, t_end, rtol, atol, p, n_check, n_guards
         f[:] = K[N_STAGES]
         t = t_new
         counts[0] = k + 1
-        if n_guards > 0 and (start or screen(guards, rates, T[k, 0], t_new, h, YO[k], FF[k], p, n_check,
-                                             n_guards, Y, G, R)):
-            status = INSPECT
-            break
+        if n_guards > 0:
+            if start:
+                sample(guards, rates, T[k, 0], t_new, h, YO[k], FF[k], p, n_check, Y, G, R)
+            if start or screen(guards, rates, T[k, 0], t_new, h, YO[k], FF[k], p, n_check, n_guards, Y, G, R):
+                found = locate(guards, T[k, 0], t_new, h, YO[k], FF[k], p, n_check, n_guards, k == 0, G, R, y_s,
+                               g_s, hit) if search else -1
+                if found == CROSSING:
+                    status = EVENT
+                    break
+                if found != NO_CROSSING:
+                    status = INSPECT
+                    break
         start = False
     state[0], state[1] = t, h_abs
     return status

@@ -2,12 +2,15 @@
 
 One mode's segment runs inside numba-compiled code: SciPy's DOP853 replicated
 operation by operation (:mod:`~nsfric.solvers.dop853_core`), stepping until ``t_end`` or
-until a step's guard samples cannot exclude a crossing.  That step goes back to Python,
-where the same guard search as on SciPy's stepper
-(:func:`~nsfric.solvers.guard_search.first_crossing`) decides on the step's dense output
-(:class:`StepDense`: SciPy's formula, the same numbers); without a crossing the
-compiled stepping resumes where it stopped.  So the steps, the events and the numbers
-are SciPy DOP853's (bit for bit where BLAS sums as NumPy's does: tested).
+until a step's guard samples cannot exclude a crossing.  That step is decided inside
+the compiled code by the same guard search as on SciPy's stepper, ported operation by
+operation (:mod:`~nsfric.solvers.dop853_search`); without a crossing stepping goes on.
+The rare step the port leaves to Python (a value that is not finite, a failed root
+search) goes back to Python, where
+:func:`~nsfric.solvers.guard_search.first_crossing` decides on the step's dense output
+(:class:`StepDense`: SciPy's formula, the same numbers) with its diagnostics; without a
+crossing the compiled stepping resumes where it stopped.  So the steps, the events and
+the numbers are SciPy DOP853's (bit for bit where BLAS sums as NumPy's does: tested).
 
 The core is compiled once per machine (numba ``cache=True``).  A mode's right-hand
 side, guards and guard rates -- the very source code generation produced
@@ -38,6 +41,9 @@ TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
 #: steps of the compiled loop between returns to Python (the CPU-time budget is
 #: checked there); the step buffers start this long and double when full
 CHUNK = 256
+#: decide flagged steps with the compiled guard search (:mod:`~nsfric.solvers.dop853_search`);
+#: False: every flagged step goes to the Python search (the same events: tested)
+COMPILED_SEARCH = True
 
 
 class _Address(WrapperAddressProtocol):
@@ -82,7 +88,8 @@ def _build(d, mode, n):
         raise
     except Exception as e:  # numba's typing and lowering errors
         raise NotCompilable(f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from e
-    mark_on_disk(mod, source)  # a later process takes the compiled stepper without compiling
+    if core.CACHE:  # a later process takes the compiled stepper without compiling (else the core is
+        mark_on_disk(mod, source)  # compiled in every process: its search module's digest is stale)
     return mod
 
 
@@ -90,7 +97,7 @@ def _warm(mod, n):
     """Compile ``run`` now (a zero-length call), so typing errors surface here."""
     y = np.zeros(n)
     core.run(*mod.fields, np.array([0.0, 1.0]), y, y.copy(), 1.0, 1e-6, 1e-8, np.zeros(1), 0, mod.n_guards, True,
-             np.empty((0, 2)), np.empty((0, n)), np.empty((0, 7, n)), np.zeros(2, dtype=np.int64), 0)
+             np.empty((0, 2)), np.empty((0, n)), np.empty((0, 7, n)), np.zeros(2, dtype=np.int64), 0, True, np.zeros(2))
 
 
 def _horner(F, x, i):
@@ -162,12 +169,15 @@ def step_dense(T, YO, FF, k):
     return StepDense(T[k, 0], T[k, 1], YO[k], FF[k])
 
 
-def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=None, watch=None):
-    """Run one mode from ``(t0, y0)``: ``(T, YO, FF, n_steps, nfev)``, the steps (``T[k] =
-    (t_old, t_new)``, y_old, dense coefficients) up to ``t_end`` or up to the step where
-    ``inspect_step(k, dense, at_start)`` (the exact guard search) returned something.
+def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, locate, budget=None, watch=None):
+    """Run one mode from ``(t0, y0)``: ``(T, YO, FF, n_steps, nfev, hit)``, the steps (``T[k]
+    = (t_old, t_new)``, y_old, dense coefficients) up to ``t_end`` or up to the step on
+    which a guard crosses, ``hit = (time, guard index)`` (None: ``t_end`` reached).
 
-    Raises RuntimeError with SciPy's message on a step-size underflow; ``watch`` (a
+    Flagged steps are decided by the compiled guard search (:data:`COMPILED_SEARCH`), or
+    by ``locate(k, dense, at_start)`` (the Python search of step ``k``: a hit or None)
+    where the compiled one leaves the step to it.  Raises RuntimeError with SciPy's
+    message on a step-size underflow; ``watch`` (a
     :class:`~nsfric.solvers.watch.FieldWatch`) raises its
     :class:`~nsfric.errors.NonFiniteField` when the field is not finite at the start
     or at every trial of a step (:data:`~nsfric.solvers.dop853_core.NONFINITE_TRIALS`).
@@ -184,9 +194,11 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
     state = np.array([t0, h_abs])
     T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
     counts = np.array([0, 2], dtype=np.int64)
+    found = np.zeros(2)
+    hit = None
     while True:
         status = core.run(*mod.fields, state, y, f, t_end, rtol, float(atol), p, n_check, mod.n_guards,
-                          counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK)
+                          counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK, COMPILED_SEARCH, found)
         if budget is not None:
             budget.check(state[0])
         if status in (core.TOO_SMALL, core.NONFINITE):
@@ -200,9 +212,13 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
             except Exception as e:  # the steps taken so far go with it (a stall at a contact end)
                 e.steps = (T[:k], YO[:k], FF[:k], k, int(counts[1]))
                 raise
+        if status == core.EVENT:
+            hit = (float(found[0]), int(found[1]))
+            break
         if status == core.INSPECT:
             k = int(counts[0]) - 1
-            if inspect_step(k, step_dense(T, YO, FF, k), k == 0):
+            hit = locate(k, step_dense(T, YO, FF, k), k == 0)
+            if hit is not None:
                 break
         elif status == core.FULL:
             if counts[0] == len(T):
@@ -210,4 +226,4 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, inspect_step, budget=N
         else:
             break
     k = int(counts[0])
-    return T[:k], YO[:k], FF[:k], k, int(counts[1])
+    return T[:k], YO[:k], FF[:k], k, int(counts[1]), hit

@@ -7,8 +7,8 @@ guards and guard rates of a mode into the module the compiled stepper
 (:func:`~nsfric.symbolic.generated.load_source`).  Once that module and the stepper's
 core are compiled (numba ``cache=True``), :func:`mark_on_disk` leaves a checksummed
 entry beside it (:mod:`nsfric.cache_store`), keyed by the module's text, the bytes of
-:mod:`~nsfric.solvers.dop853_core`, the versions of numba and Python and
-``$NUMBA_CACHE_DIR``; :func:`on_disk` reads it, so a later process knows, without
+:mod:`~nsfric.solvers.dop853_core` and :mod:`~nsfric.solvers.dop853_search`, the
+versions of numba and Python and ``$NUMBA_CACHE_DIR``; :func:`on_disk` reads it, so a later process knows, without
 importing numba, that the compiled stepper costs it only numba's import and the cached
 code's load, never a compilation.
 """
@@ -158,10 +158,14 @@ def mode_source(d, mode: str) -> str:
 
 
 def _core_digest() -> str:
-    """SHA-256 of :mod:`~nsfric.solvers.dop853_core`'s source (read, not imported: it
-    imports numba)."""
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "dop853_core.py"), "rb") as fh:
-        return hashlib.sha256(fh.read()).hexdigest()
+    """SHA-256 of the sources of :mod:`~nsfric.solvers.dop853_core` and the guard search
+    it calls, :mod:`~nsfric.solvers.dop853_search` (read, not imported: they import
+    numba)."""
+    digest = hashlib.sha256()
+    for name in ("dop853_core.py", "dop853_search.py"):
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), name), "rb") as fh:
+            digest.update(fh.read())
+    return digest.hexdigest()
 
 
 def _numba_version() -> str:

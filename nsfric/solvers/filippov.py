@@ -193,26 +193,24 @@ class FilippovSolver(ReferenceSolver):
 
     def _compiled_segment(self, mod, d, p, mode, t0, y0, t_end, n_check, stats, watch, gfun):
         """:meth:`_segment` on the compiled DOP853 (:mod:`~nsfric.solvers.dop853_numba`):
-        the same steps, the same guard search on each flagged step (``watch``: the
+        the same steps, the same guard search on each flagged step -- compiled
+        (:mod:`~nsfric.solvers.dop853_search`), or :func:`first_crossing` on the rare step
+        the compiled one leaves to Python (``watch``: the
         :class:`~nsfric.solvers.watch.FieldWatch` of the mode's field, ``gfun`` its
         watched guards)."""
         from .dop853_numba import DenseSteps, integrate
 
         guards, _ = d.guards(mode)
         rfun = d.guard_rates(mode)
-        found = []
 
-        def inspect(k, dense, at_start):
+        def locate(k, dense, at_start):  # the steps the compiled guard search leaves to Python
             gfun.t = dense.t_old
-            hit = first_crossing(gfun, rfun, p, dense, dense.t_old, dense.t, n_check, at_start=at_start)
-            if hit is not None:
-                found.append(hit)
-            return hit is not None
+            return first_crossing(gfun, rfun, p, dense, dense.t_old, dense.t, n_check, at_start=at_start)
 
         stalled = None
         try:
-            T, YO, FF, k, nfev = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, inspect,
-                                           self.budget, watch)
+            T, YO, FF, k, nfev, found = integrate(mod, p, y0, t0, t_end, self.rtol, self.atol, n_check, locate,
+                                                  self.budget, watch)
         except (NonFiniteField, RuntimeError) as e:
             T, YO, FF, k, nfev = getattr(e, "steps", (None,) * 5)
             y_last = DenseSteps(np.concatenate([[t0], T[:, 1]]), T[:, 0], T[:, 1] - T[:, 0], YO, FF)(T[-1, 1]) \
@@ -221,13 +219,13 @@ class FilippovSolver(ReferenceSolver):
             stalled = None if T is None else stalled_at_contact_end(d, p, mode, t_last, y_last)
             if stalled is None:
                 raise
-            found = []  # the contact end, reached to the event resolution
+            found = None  # the contact end, reached to the event resolution
         stats["nsteps"] += k
         stats["nfev"] += nfev
         ts = np.concatenate([[t0], T[:, 1]])
         hit = None if stalled is None else guards[stalled]
-        if found:
-            t_hit, i = found[0]
+        if found is not None:
+            t_hit, i = found
             hit = guards[i]
             if t_hit > T[-1, 0]:  # a root at the step's start ends the previous step
                 ts[-1] = t_hit
