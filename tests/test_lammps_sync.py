@@ -60,6 +60,21 @@ def test_the_keyword_shifts_the_pair_contact_at_first_order():
 
 
 @needs_lammps
+def test_the_shift_vanishes_toward_a_wall():
+    """A second sphere of the same density 100 times larger (its normal turns 50 times
+    less): the keyword shifts ``psi_f`` at ``psi_i = 2``, ``t_n/50`` by 1.6e-6, against
+    5.5e-5 between equal spheres."""
+    _, base = adapter.bind({}, PLAIN)
+    R2, m2 = 100 * base["R_2"], 1e6 * base["m_2"]
+    params = {"psi_i": 2.0, "R_2": R2, "m_2": m2, "I_2": 0.4 * m2 * R2 ** 2}
+    _, values = adapter.bind(params, PLAIN)
+    dt = CASE.contact_t_end("d-sds", values) / 2 / 50
+    shift = (adapter.run_oblique_impact(params, dt, SYNC)["psi_f"]
+             - adapter.run_oblique_impact(params, dt, PLAIN)["psi_f"])
+    assert shift == pytest.approx(-1.56e-6, rel=0.02)
+
+
+@needs_lammps
 def test_lammps_refuses_the_keyword_on_walls_and_unsynchronized_models():
     """``fix wall/gran`` has no such keyword (so the zoo's sphere-wall impact cannot use
     it); ``linear_nohistory`` does not allow it, ``linear_history_classic`` does (it

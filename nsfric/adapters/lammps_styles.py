@@ -38,7 +38,10 @@ What LAMMPS computes, read in github.com/lammps/lammps (stable_22Jul2025, the wh
   a`` on the displacement history, ``mindlin/force`` integrates the force ``-kt a vtr
   dt``, ``mindlin_rescale`` scales the history by ``a/a_old`` on unloading
   (``GranSubModTangentialMindlin::calculate_forces``); ``linear_history_classic``:
-  ``GranSubModTangentialLinearHistoryClassic`` (see ``docs/lammps-anomalies.md``).
+  ``GranSubModTangentialLinearHistoryClassic`` (see ``docs/lammps-anomalies.md``);
+  ``synchronized_verlet`` (a ``pair_coeff`` keyword, :attr:`Style.keywords`): the
+  half-step normal and the history's second rotation, transcribed in
+  :mod:`nsfric.adapters.lammps_sync`.
 """
 from __future__ import annotations
 
