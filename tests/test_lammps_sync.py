@@ -110,6 +110,30 @@ def test_lammps_refuses_the_keyword_on_walls_and_unsynchronized_models():
 
 
 @needs_lammps
+def test_inside_an_elastic_sticking_contact_the_keyword_is_second_order():
+    """Where nothing else is first order -- no dashpot (``gamma_n = 0``, so ``xt = 0``),
+    ``mu = 10`` (the contact never slips), the spin of sphere 1 at ``t_n/2``, inside the
+    contact -- the wheel's step with the keyword converges at second order (successive
+    differences on ``t_n/50 ... t_n/800``: slopes 2.01, 2.03, 2.05), without it the
+    frame's first-order term shows (1.96, 1.92, 1.84, falling), and the two differ at
+    first order.  (On the impact's observables the dashpot's jump at the touch and the
+    spring's at separation keep both at first order.)"""
+    import numpy as np
+
+    params = {"psi_i": 0.5, "mu": 10.0, "gamma_n": 0.0, "gamma_t": 1e-300}
+    _, values = adapter.bind(params, PLAIN)
+    t_n = CASE.contact_t_end("d-sds", values) / 2
+    ns = (50, 100, 200, 400, 800)
+    spin = {s: np.array([adapter.contact_forces(params, t_n / n, n // 2, s)["omega_1"][-1] for n in ns])
+            for s in (PLAIN, SYNC)}
+    slopes = {s: np.log2(np.abs(np.diff(y))[:-1] / np.abs(np.diff(y))[1:]) for s, y in spin.items()}
+    assert np.all(np.abs(slopes[SYNC] - 2.0) < 0.1), slopes
+    assert np.all(np.diff(slopes[PLAIN]) < 0) and slopes[PLAIN][-1] < 1.9, slopes
+    gap = spin[PLAIN] - spin[SYNC]
+    assert np.all(np.abs(np.log2(gap[:-1] / gap[1:]) - 1.0) < 0.1), gap
+
+
+@needs_lammps
 def test_the_limit_is_the_d_sds_with_pair_granulars_arms():
     """``psi_i = 1``, the ladder ``t_n/50 ... t_n/3200`` (``nsfric run lammps-conformance``'s
     row): the keyword's step converges to the D-SDS under ``lammps-granular-linear-history``

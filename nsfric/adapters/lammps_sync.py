@@ -38,7 +38,11 @@ do, with or without the keyword, from the deck of
 signed length along the turning tangent, so the keyword's whole effect is the half-step
 normal: it turns the force and the tangential velocity by half a step's turn of the
 normal, ``O(dt)``, and the step keeps the limit of ``linear_history`` (the D-SDS with
-``pair granular``'s arms, convention ``lammps-granular-linear-history``).
+``pair granular``'s arms, convention ``lammps-granular-linear-history``).  It removes the
+plain step's first-order frame term (the half-step velocities resolved on the full-step
+normal): inside an elastic contact that sticks the keyword's step is second order, the
+plain one is not; on an impact the force jumps at the touch and at separation keep both
+at first order (``docs/slip-rule-zoo.md``).
 """
 from __future__ import annotations
 
