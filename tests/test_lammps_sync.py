@@ -160,3 +160,22 @@ def test_bad_input_is_named():
     with pytest.raises(RuntimeError, match="did not end within 3 steps"):
         lammps_sync.run_pair_impact(values, dt, max_steps=3)
     assert not math.isnan(lammps_sync.run_pair_impact(values, dt, True)["v"][0, 0])
+
+
+@needs_lammps
+def test_nsfric_verify_runs_the_keyword(tmp_path, capsys):
+    """``nsfric verify oblique-impact --code lammps --style ...synchronized_verlet --law
+    d-sds --convention lammps-granular-linear-history``: ``psi_f`` converges to the D-SDS
+    (order 1.02 on three steps)."""
+    import csv
+
+    from nsfric.cli import main
+
+    out = tmp_path / "v"
+    argv = ["verify", "oblique-impact", "--code", "lammps", "--style", SYNC, "--law", "d-sds", "--convention",
+            "lammps-granular-linear-history", "--dt", "1e-7", "--dt", "5e-8", "--dt", "2.5e-8", "--out", str(out)]
+    assert main(argv) == 0
+    assert "psi_f: converges to d-sds" in capsys.readouterr().out
+    with open(out / "verify.csv") as f:
+        row = next(r for r in csv.DictReader(f) if r["observable"] == "psi_f")
+    assert float(row["limit_order"]) == pytest.approx(1.02, abs=0.05)

