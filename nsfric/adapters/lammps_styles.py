@@ -38,7 +38,10 @@ What LAMMPS computes, read in github.com/lammps/lammps (stable_22Jul2025, the wh
   a`` on the displacement history, ``mindlin/force`` integrates the force ``-kt a vtr
   dt``, ``mindlin_rescale`` scales the history by ``a/a_old`` on unloading
   (``GranSubModTangentialMindlin::calculate_forces``); ``linear_history_classic``:
-  ``GranSubModTangentialLinearHistoryClassic`` (see ``docs/lammps-anomalies.md``).
+  ``GranSubModTangentialLinearHistoryClassic`` (see ``docs/lammps-anomalies.md``);
+  ``synchronized_verlet`` (a ``pair_coeff`` keyword, :attr:`Style.keywords`): the
+  half-step normal and the history's second rotation, transcribed in
+  :mod:`nsfric.adapters.lammps_sync`.
 """
 from __future__ import annotations
 
@@ -81,6 +84,8 @@ class Style:
         The :class:`~nsfric.conventions.Convention` preset of ``exact``.
     source : str
         LAMMPS's file and function the style's forces are read from.
+    keywords : str
+        ``pair granular`` keywords appended to the ``pair_coeff`` (``synchronized_verlet``).
     """
 
     name: str
@@ -90,6 +95,7 @@ class Style:
     exact: str | None = None
     convention: str | None = None
     source: str = ""
+    keywords: str = ""
 
     def bind_law(self, damping: str | None = None) -> str:
         """The case law whose parameters (geometry, masses, normal law) a run with
@@ -152,8 +158,9 @@ class Style:
                 return [f"pair_style {self.name} {r(kn)} {r(kt)} {r(eta)} {r(damp_ratio * eta)} {r(mu)} 1",
                         "pair_coeff * *"]
             normal = f"hertz {r(kn)} {r(eta)}"
+        extra = f" {self.keywords}" if self.keywords else ""
         return ["pair_style granular",
-                f"pair_coeff * * {normal} damping {damping} tangential {self.tangential} {r(kt)} {r(xt)} {r(mu)}"]
+                f"pair_coeff * * {normal} damping {damping} tangential {self.tangential} {r(kt)} {r(xt)} {r(mu)}{extra}"]
 
 
 _HOOKE = "src/GRANULAR/pair_gran_hooke_history.cpp, PairGranHookeHistory::compute"
@@ -169,6 +176,10 @@ STYLES = {s.name: s for s in (
     Style("gran/hertz/history", "hertz", None, source=_HERTZ),
     Style("granular/hooke/linear_history", "hooke", "linear_history", _HOOKE_DAMPING, exact="d-sds",
           convention="lammps-granular-linear-history", source=_TANG + "GranSubModTangentialLinearHistory::calculate_forces"),
+    Style("granular/hooke/linear_history/synchronized_verlet", "hooke", "linear_history", _HOOKE_DAMPING,
+          exact="d-sds", convention="lammps-granular-linear-history", keywords="synchronized_verlet",
+          source=_TANG + "GranSubModTangentialLinearHistory::calculate_forces with synchronized_verlet; "
+                 "src/GRANULAR/granular_model.cpp, GranularModel::calculate_forces (the half-step normal)"),
     Style("granular/hooke/linear_history_classic", "hooke", "linear_history_classic", _HOOKE_DAMPING,
           source=_TANG + "GranSubModTangentialLinearHistoryClassic::calculate_forces"),
     Style("granular/hertz/mindlin", "hertz", "mindlin", _HERTZ_DAMPING, source=_MINDLIN),
