@@ -120,6 +120,21 @@ def test_a_step_that_leaves_the_lists_reach_is_done_again():
     assert nbr.rows["contacts"][1] == 2 and nbr.rows["contacts"][-1] == 4
 
 
+def test_a_slot_that_joins_the_list_in_the_step_it_touches_keeps_its_velocity_before():
+    """A disc sliding at 1 cm/s, 0.1 nm above the floor, skin 1 pm: the floor joins the list
+    only at the first step (the look-ahead) and touches at its end; the stick decision
+    reads the relative tangential velocity before the step (1 cm/s: no crossing, the
+    contact slides), as the all-pairs loop does, not a stale one."""
+    disc = Discs(X=[0, R + 1e-10, 0, 0.01, 0, 0], radius=R, mass=M_DISC, inertia=M_DISC * R * R / 2,
+                 wall_p=[[0, 0]], wall_n=[[0, 1]])
+    P = {**TABLE1, "g_x": 0.0, "g_y": -G}
+    nbr = run_heap(disc, "exact", 1e-5, 3, P, skin=1e-12)
+    ref = run_heap(disc, "exact", 1e-5, 3, P, neighbour_list=False)
+    assert_same_run(nbr, ref)
+    assert nbr.rows["contacts"].tolist() == [0, 1, 1, 1] and not nbr.rows["stuck"].any()
+    assert nbr.neighbours["builds"] >= 2
+
+
 @pytest.mark.parametrize("skin", [0.0, -1e-3, np.inf, np.nan, "1"])
 def test_a_bad_skin_names_itself(column, skin):
     with pytest.raises(ValueError, match="skin must be a finite length > 0"):
