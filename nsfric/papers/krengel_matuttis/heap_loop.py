@@ -29,11 +29,11 @@ import numpy as _np
 
 @njit(cache=True, error_model="numpy")
 def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-             dX, act, vt, Fn, Ft, lam, xrate, xset, dl, el, geo, defer, cand, nc):
+             dX, act, vt, Fn, Ft, lam, xrate, xset, dl, el, geo, defer, cand, nc, vt_only=False):
     """Rates ``dX`` at ``X`` and the quantities of the candidate slots ``cand[:nc]`` (in
     that order; every slot in contact at ``X`` must be among them); returns the count of
     equilibrated (stuck) contacts.  ``geo`` (slots, 7): n_x, n_y, r_1p, r_2p, m_eff, body 1,
-    body 2."""
+    body 2.  ``vt_only``: only ``vt`` (and the overlap ``dl``) of the slots, nothing else."""
     N = X.shape[0]
     M = xi.shape[0] // N
     Y, D, mu, kt, gt, gx, gy = P[0], P[1], P[2], P[3], P[4], P[5], P[6]
@@ -55,10 +55,30 @@ def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
             act[s] = 0
             vt[s] = 0.0
             continue
-        nx, ny, d, dd, g, b1, b2, m1, I1, r1p, r2p = _geometry(X, i, j, minv, Iinv, rad, wall_p, wall_n)
+        if j < N:
+            dx = X[j, 0] - X[i, 0]
+            dy = X[j, 1] - X[i, 1]
+            dist = _math.sqrt(dx * dx + dy * dy)
+            nx, ny = dx / dist, dy / dist
+            d = rad[i] + rad[j] - dist
+            b1, b2 = i, j
+            m1, I1, r1p, r2p = minv[i], Iinv[i], rad[i] - d / 2, rad[j] - d / 2
+            v1x, v1y, w1 = X[i, 3], X[i, 4], X[i, 5]
+        else:
+            w = j - N
+            nx, ny = wall_n[w, 0], wall_n[w, 1]
+            d = rad[i] - ((X[i, 0] - wall_p[w, 0]) * nx + (X[i, 1] - wall_p[w, 1]) * ny)
+            b1, b2 = -1, i
+            m1, I1, r1p, r2p = 0.0, 0.0, 0.0, rad[i] - d / 2
+            v1x, v1y, w1 = 0.0, 0.0, 0.0
         tx, ty = -ny, nx
+        dvx, dvy = X[b2, 3] - v1x, X[b2, 4] - v1y
+        dd = -(dvx * nx + dvy * ny)
+        g = dvx * tx + dvy * ty - X[b2, 5] * r2p - w1 * r1p
         vt[s] = g
         dl[s] = d
+        if vt_only:
+            continue
         h_o, h_f, fn, meff, E = normal_law(d, dd, m1, minv[b2], r1p, r2p, I1, Iinv[b2], Y, D)
         if not (h_o >= 0 and h_f > 0):  # on h_o = 0: a contact if it pushes
             act[s] = 0
@@ -96,6 +116,8 @@ def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
             F[b1, 0] -= fn * nx + ft * tx
             F[b1, 1] -= fn * ny + ft * ty
             F[b1, 2] -= r1p * ft
+    if vt_only:
+        return 0
     # the stuck contacts, one after the other (K-M §5: each contact's constraint with its
     # m_eff,tan and eq 22's f_ext from the current accelerations of its two bodies)
     for sweep in range(int(P[7])):
@@ -125,35 +147,6 @@ def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
         dX[i, 4] = F[i, 1] * minv[i]
         dX[i, 5] = F[i, 2] * Iinv[i]
     return nd_
-
-
-@njit(cache=True, error_model="numpy")
-def _geometry(X, i, j, minv, Iinv, rad, wall_p, wall_n):
-    """Slot ``(i, j)`` at ``X``: normal ``n_x, n_y`` (from body 1 to body 2), overlap and
-    its rate, relative tangential velocity of the contact points, body 1 (-1: the wall
-    ``j - N``), body 2, body 1's ``1/m, 1/I``, the lever arms ``r_1p, r_2p``."""
-    N = X.shape[0]
-    if j < N:
-        dx = X[j, 0] - X[i, 0]
-        dy = X[j, 1] - X[i, 1]
-        dist = _math.sqrt(dx * dx + dy * dy)
-        nx, ny = dx / dist, dy / dist
-        d = rad[i] + rad[j] - dist
-        b1, b2 = i, j
-        m1, I1, r1p, r2p = minv[i], Iinv[i], rad[i] - d / 2, rad[j] - d / 2
-        v1x, v1y, w1 = X[i, 3], X[i, 4], X[i, 5]
-    else:
-        w = j - N
-        nx, ny = wall_n[w, 0], wall_n[w, 1]
-        d = rad[i] - ((X[i, 0] - wall_p[w, 0]) * nx + (X[i, 1] - wall_p[w, 1]) * ny)
-        b1, b2 = -1, i
-        m1, I1, r1p, r2p = 0.0, 0.0, 0.0, rad[i] - d / 2
-        v1x, v1y, w1 = 0.0, 0.0, 0.0
-    tx, ty = -ny, nx
-    dvx, dvy = X[b2, 3] - v1x, X[b2, 4] - v1y
-    dd = -(dvx * nx + dvy * ny)
-    g = dvx * tx + dvy * ty - X[b2, 5] * r2p - w1 * r1p
-    return nx, ny, d, dd, g, b1, b2, m1, I1, r1p, r2p
 
 
 @njit(cache=True, error_model="numpy")
@@ -195,11 +188,15 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
     the stage form (``(u1 + u2)/2``) with the law's projection of ``xi`` while slipping.
 
     Every loop over slots visits the candidates of the neighbour list with margin ``skin``
-    (``inf``: every slot), in slot order (see :func:`_neighbours`); a step whose predictor
-    or end state leaves the list's reach is done again after a new list.  Slots outside
-    the list keep the state of a slot out of contact (act, xi, stuck, Fs 0; after the first
-    step, as the step leaves it), ``vt`` and ``gprev`` of every slot are those of the final
-    state.  ``counts``: list builds, steps done again, the most candidates."""
+    (``inf``: every slot), in slot order (:mod:`~nsfric.papers.krengel_matuttis.heap_neighbours`):
+    a new list at the start of a step whose look-ahead would leave the list's reach, and
+    the step done again after a new list where its end state has left it.  The slots new
+    in a list get ``vt`` and ``gprev`` at the step's start state; the slots out of the list
+    hold the state of a slot out of contact (act, xi, stuck, Fs 0: the given state of an
+    unlisted slot is released after the first step, as the all-pairs loop releases it);
+    at the end ``vt`` of every slot is computed at the final state and ``gprev = vt``, as
+    the all-pairs loop leaves them.  ``counts``: list builds, steps done again, the most
+    candidates."""
     N = X.shape[0]
     S = act.shape[0]
     mass = _np.where(minv > 0, 1.0 / minv, 0.0)  # fixed discs: not counted
@@ -218,7 +215,7 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
     listed = _np.zeros(S, _np.int64)
     Xb = _np.zeros((N, 2))
     reach = _np.zeros(1)
-    nc = _neighbours(X, 0.0, skin, minv, Iinv, rad, wall_p, wall_n, cand, listed, Xb, reach, vt, gprev, counts)
+    nc = _neighbours(X, 0.0, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, reach, counts)
     evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
              dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc)
     for k in range(nc):
@@ -234,8 +231,9 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
             X1 = X + h * dX0
             ahead = 2 * _largest_move(X1, X) if reach[0] < _np.inf else 0.0
             if reach[0] < _np.inf and _largest_move(X, Xb) + ahead >= reach[0]:
-                nc = _neighbours(X, ahead, skin, minv, Iinv, rad, wall_p, wall_n, cand, listed, Xb, reach, vt,
-                                 gprev, counts)
+                nc = _neighbours(X, ahead, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, reach, counts)
+                _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev,
+                            dl, cand, nc)
             _xi_stage(xi1, xi, h, xr0, xs0, act, cand, nc)
             for k in range(nc):
                 s = cand[k]
@@ -252,8 +250,10 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
                 Xn = X + (h / 2) * (dX0 + dX1)
             if reach[0] == _np.inf or _largest_move(Xn, Xb) < reach[0]:
                 break
-            nc = _neighbours(X, max(ahead, _largest_move(Xn, X)), skin, minv, Iinv, rad, wall_p, wall_n,
-                             cand, listed, Xb, reach, vt, gprev, counts)
+            nc = _neighbours(X, max(ahead, _largest_move(Xn, X)), skin, minv, rad, wall_p, wall_n, cand, listed, Xb,
+                             reach, counts)
+            _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev,
+                        dl, cand, nc)
             counts[1] += 1
         if method == 1:
             _xi_stage(xi2, xi, h, xr1, xs1, act1, cand, nc)
@@ -300,8 +300,22 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
         if not _np.all(_np.isfinite(X)):
             rows[r:, :] = _np.nan
             break
-    _unlisted_velocities(X, minv, Iinv, rad, wall_p, wall_n, listed, counts[0], vt, gprev)
+    nc = _unlisted(cand, listed, counts[0], N)  # the final vt of every slot, as the all-pairs loop leaves it
+    _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev, dl, cand, nc)
+    gprev[:] = vt
     return X, xi
+
+
+@njit(cache=True, error_model="numpy")
+def _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX, act, vt, gprev, dl, cand, nc):
+    """``vt`` of the slots ``cand[:nc]`` at ``X`` (:func:`evaluate`'s, nothing else), and
+    ``gprev = vt`` for them: the slots new in a list hold the all-pairs loop's values.
+    :func:`evaluate` with ``vt_only`` touches ``vt``, ``dl`` and ``act`` (0 for a pair of
+    fixed bodies) only: the other arrays are stand-ins of the right types."""
+    evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX, act, vt, vt, vt, vt, vt, vt,
+             dl, dl, dX, cand, cand, nc, True)
+    for k in range(nc):
+        gprev[cand[k]] = vt[cand[k]]
 
 
 @njit(cache=True, error_model="numpy")

@@ -17,17 +17,17 @@ kept sorted by slot number ``s = i M + j``, so the loops visit the contacts in t
 order of the all-pairs loop and the run is the same to the last bit.  A slot's
 membership is the build number ``listed[s] == counts[0]`` (no clearing between
 builds).  An infinite skin, or a position that is not finite, lists every slot ``i <
-j`` (the all-pairs loop) and never builds again.
+j`` (the all-pairs loop) and never builds again.  The cell grid has at most ``4 N + 16``
+cells (larger cells where the discs spread far).
 """
 # ---- loop ----
 
 
 @njit(cache=True, error_model="numpy")
-def _neighbours(X, ahead, skin, minv, Iinv, rad, wall_p, wall_n, cand, listed, Xb, reach, vt, gprev, counts):
+def _neighbours(X, ahead, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, reach, counts):
     """Build the list at ``X`` into ``cand`` (returns its length): margin ``max(skin, 4
-    ahead)``; ``Xb``, ``reach`` set; ``vt`` and ``gprev`` of the slots new in the list set
-    from ``X`` (the values the all-pairs loop holds there); ``counts`` [builds, -, most
-    candidates] updated."""
+    ahead)``; ``Xb``, ``reach``, ``listed`` set; ``counts`` [builds, -, most candidates]
+    updated."""
     N = X.shape[0]
     M = cand.shape[0] // N
     margin = max(skin, 4.0 * ahead)
@@ -43,20 +43,10 @@ def _neighbours(X, ahead, skin, minv, Iinv, rad, wall_p, wall_n, cand, listed, X
         reach[0] = _np.inf
     else:
         reach[0] = 0.5 * margin * (1 - 1e-9)
-    before = counts[0]
     counts[0] += 1
     counts[2] = max(counts[2], nc)
     for k in range(nc):
-        s = cand[k]
-        if listed[s] != before:  # new in the list
-            i = s // M
-            j = s - i * M
-            if minv[i] == 0 and (j >= N or minv[j] == 0):
-                vt[s] = 0.0
-            else:
-                vt[s] = _geometry(X, i, j, minv, Iinv, rad, wall_p, wall_n)[4]
-            gprev[s] = vt[s]
-        listed[s] = counts[0]
+        listed[cand[k]] = counts[0]
     for i in range(N):
         Xb[i, 0], Xb[i, 1] = X[i, 0], X[i, 1]
     return nc
@@ -138,18 +128,14 @@ def _release_unlisted(stuck, xi, Fs, listed, build):
 
 
 @njit(cache=True, error_model="numpy")
-def _unlisted_velocities(X, minv, Iinv, rad, wall_p, wall_n, listed, build, vt, gprev):
-    """``vt`` at ``X`` of the slots out of the list (0 for fixed pairs), and ``gprev = vt``
-    for every slot: the all-pairs loop's final values."""
-    N = X.shape[0]
-    M = vt.shape[0] // N
+def _unlisted(cand, listed, build, N):
+    """The slots ``i < j`` out of the list of build ``build``, in order, into ``cand``;
+    returns their count."""
+    M = cand.shape[0] // N
+    n = 0
     for i in range(N):
         for j in range(i + 1, M):
-            s = i * M + j
-            if listed[s] != build:
-                if minv[i] == 0 and (j >= N or minv[j] == 0):
-                    vt[s] = 0.0
-                else:
-                    vt[s] = _geometry(X, i, j, minv, Iinv, rad, wall_p, wall_n)[4]
-    for s in range(vt.shape[0]):
-        gprev[s] = vt[s]
+            if listed[i * M + j] != build:
+                cand[n] = i * M + j
+                n += 1
+    return n

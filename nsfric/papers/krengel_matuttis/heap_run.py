@@ -32,6 +32,11 @@ study uses for the delta schemes (K-M §4, ref [7] p 80):
   sticking, projected onto ``|F_S| = mu F_n`` while slipping), ``k_t = 2/7 Y``,
   ``gamma_t = 1/4 sqrt(k_t m_eff,tan)``.
 
+Contacts are found through a neighbour list built with a cell list
+(:mod:`nsfric.papers.krengel_matuttis.heap_neighbours`): per step the loop visits the
+candidate pairs only (a few per disc), not all ``N (N + n_walls)`` slots, and gives the
+all-pairs loop's run to the last bit (``neighbour_list=False`` keeps that loop).
+
 A single disc with ``Iinv = 0`` (no rotation) on a tilted floor is the translating
 block of ``slope-block`` (``m_eff,tan = m``, the same laws and the same Heun forms):
 the tests compare the two to rounding.
