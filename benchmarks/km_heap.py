@@ -31,7 +31,7 @@ from nsfric.papers.krengel_matuttis.heap_run import Discs, run_heap
 R, SPREAD, RHO, DT = 2.5e-3, 0.1, 5000.0, 1e-5
 LAWS = dict(Y=5e7, D=1.5, mu=0.6, kt_ratio=2 / 7, gt_ratio=0.25, g_x=0.0, g_y=-9.81)
 #: path -> (neighbour_list, how many more steps the long run makes than the short one)
-PATHS = {"all pairs": (False, 100), "neighbour list": (True, 1000)}
+PATHS = {"all pairs": (False, 100), "neighbour list": (True, 3000)}
 
 
 def loose_heap(n: int, t_deposit: float = 0.2, seed: int = 0) -> Discs:
