@@ -29,11 +29,11 @@ import numpy as _np
 
 @njit(cache=True, error_model="numpy")
 def evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-             dX, act, vt, Fn, Ft, lam, xrate, xset, dl, el, geo, defer, cand, nc, vt_only=False):
+             dX, act, vt, Fn, Ft, lam, xrate, xset, dl, el, geo, defer, cand, nc, vt_only):
     """Rates ``dX`` at ``X`` and the quantities of the candidate slots ``cand[:nc]`` (in
     that order; every slot in contact at ``X`` must be among them); returns the count of
     equilibrated (stuck) contacts.  ``geo`` (slots, 7): n_x, n_y, r_1p, r_2p, m_eff, body 1,
-    body 2.  ``vt_only``: only ``vt`` (and the overlap ``dl``) of the slots, nothing else."""
+    body 2.  ``vt_only`` (1, else 0): only ``vt`` (and the overlap ``dl``) of the slots, nothing else."""
     N = X.shape[0]
     M = xi.shape[0] // N
     Y, D, mu, kt, gt, gx, gy = P[0], P[1], P[2], P[3], P[4], P[5], P[6]
@@ -215,9 +215,10 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
     listed = _np.zeros(S, _np.int64)
     Xb = _np.zeros((N, 2))
     reach = _np.zeros(1)
+    FULL, VT_ONLY = _np.arange(2)  # evaluate's modes (values, not constants: evaluate compiled once)
     nc = _neighbours(X, 0.0, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, reach, counts)
     evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-             dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc)
+             dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc, FULL)
     for k in range(nc):
         gprev[cand[k]] = vt[cand[k]]
     r = 0
@@ -233,13 +234,13 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
             if reach[0] < _np.inf and _largest_move(X, Xb) + ahead >= reach[0]:
                 nc = _neighbours(X, ahead, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, reach, counts)
                 _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev,
-                            dl, cand, nc)
+                            dl, cand, nc, VT_ONLY)
             _xi_stage(xi1, xi, h, xr0, xs0, act, cand, nc)
             for k in range(nc):
                 s = cand[k]
                 Fs[s] = Ft[s] if act[s] else 0.0
             evaluate(X1, xi1, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-                     dX1, act1, vts, Fn1, Ft1, lam1, xr1, xs1, dl, el, geo, defer, cand, nc)
+                     dX1, act1, vts, Fn1, Ft1, lam1, xr1, xs1, dl, el, geo, defer, cand, nc, FULL)
             for k in range(nc):
                 s = cand[k]
                 Fs[s] = Ft1[s] if act1[s] else 0.0
@@ -253,7 +254,7 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
             nc = _neighbours(X, max(ahead, _largest_move(Xn, X)), skin, minv, rad, wall_p, wall_n, cand, listed, Xb,
                              reach, counts)
             _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev,
-                        dl, cand, nc)
+                        dl, cand, nc, VT_ONLY)
             counts[1] += 1
         if method == 1:
             _xi_stage(xi2, xi, h, xr1, xs1, act1, cand, nc)
@@ -262,7 +263,7 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
                 xi[s] = 0.5 * xi1[s] + 0.5 * xi2[s]
         X = Xn
         evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-                 dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc)
+                 dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc, FULL)
         changed = False
         for k in range(nc):
             s = cand[k]
@@ -293,7 +294,7 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
                 s = cand[k]
                 Fs[s] = Ft[s] if act[s] else 0.0
             evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd,
-                     dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc)
+                     dX0, act, vt, Fn, Ft, lam, xr0, xs0, dl, el, geo, defer, cand, nc, FULL)
             if method == 2:
                 for k in range(nc):
                     gprev[cand[k]] = vt[cand[k]]
@@ -301,19 +302,22 @@ def run(X, xi, stuck, Fs, gprev, P, method, rule, minv, Iinv, rad, wall_p, wall_
             rows[r:, :] = _np.nan
             break
     nc = _unlisted(cand, listed, counts[0], N)  # the final vt of every slot, as the all-pairs loop leaves it
-    _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev, dl, cand, nc)
-    gprev[:] = vt
+    _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX1, act, vt, gprev, dl, cand, nc,
+                VT_ONLY)
+    for s in range(S):
+        gprev[s] = vt[s]
     return X, xi
 
 
 @njit(cache=True, error_model="numpy")
-def _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX, act, vt, gprev, dl, cand, nc):
+def _velocities(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX, act, vt, gprev, dl, cand, nc,
+                VT_ONLY):
     """``vt`` of the slots ``cand[:nc]`` at ``X`` (:func:`evaluate`'s, nothing else), and
     ``gprev = vt`` for them: the slots new in a list hold the all-pairs loop's values.
     :func:`evaluate` with ``vt_only`` touches ``vt``, ``dl`` and ``act`` (0 for a pair of
     fixed bodies) only: the other arrays are stand-ins of the right types."""
     evaluate(X, xi, stuck, Fs, P, method, minv, Iinv, rad, wall_p, wall_n, nd, dX, act, vt, vt, vt, vt, vt, vt,
-             dl, dl, dX, cand, cand, nc, True)
+             dl, dl, dX, cand, cand, nc, VT_ONLY)
     for k in range(nc):
         gprev[cand[k]] = vt[cand[k]]
 

@@ -31,9 +31,7 @@ def _neighbours(X, ahead, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, rea
     N = X.shape[0]
     M = cand.shape[0] // N
     margin = max(skin, 4.0 * ahead)
-    nc = -1
-    if _np.isfinite(margin) and _np.all(_np.isfinite(X[:, :2])):
-        nc = _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand)
+    nc = _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand) if _math.isfinite(margin) else -1
     if nc < 0:  # every slot, never built again
         nc = 0
         for i in range(N):
@@ -54,20 +52,27 @@ def _neighbours(X, ahead, skin, minv, rad, wall_p, wall_n, cand, listed, Xb, rea
 
 @njit(cache=True, error_model="numpy")
 def _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand):
-    """The candidate slots at ``X`` with ``margin``, sorted, into ``cand``; returns their
-    count, or -1 where the positions span too far for a grid."""
+    """The candidate slots at ``X`` with ``margin``, in slot order (row by row; the walls,
+    ``j >= N``, after the discs of a row), into ``cand``; returns their count, or -1 where
+    the positions span too far for a grid."""
     N = X.shape[0]
     M = cand.shape[0] // N
-    x0, x1 = _np.min(X[:, 0]), _np.max(X[:, 0])
-    y0, y1 = _np.min(X[:, 1]), _np.max(X[:, 1])
-    if not (_np.isfinite(x1 - x0) and _np.isfinite(y1 - y0)):
+    x0, x1, y0, y1, side = X[0, 0], X[0, 0], X[0, 1], X[0, 1], 0.0
+    for i in range(N):
+        if not (_math.isfinite(X[i, 0]) and _math.isfinite(X[i, 1])):
+            return -1
+        x0, x1 = min(x0, X[i, 0]), max(x1, X[i, 0])
+        y0, y1 = min(y0, X[i, 1]), max(y1, X[i, 1])
+        side = max(side, 2 * rad[i])
+    if not (_math.isfinite(x1 - x0) and _math.isfinite(y1 - y0)):
         return -1
-    side = 2 * _np.max(rad) + margin
+    side += margin
     while ((x1 - x0) / side + 1) * ((y1 - y0) / side + 1) > 4 * N + 16:  # a sparse spread: larger cells
         side *= 2
     ncx, ncy = int((x1 - x0) / side) + 1, int((y1 - y0) / side) + 1
-    head = _np.full(ncx * ncy, -1, _np.int64)
-    nxt = _np.full(N, -1, _np.int64)
+    head = _np.empty(ncx * ncy, _np.int64)
+    head[:] = -1
+    nxt = _np.empty(N, _np.int64)
     cx = _np.empty(N, _np.int64)
     cy = _np.empty(N, _np.int64)
     for i in range(N):
@@ -78,6 +83,7 @@ def _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand):
         head[c] = i
     nc = 0
     for i in range(N):
+        row = nc  # the slots of row i, kept sorted (an insertion: a few per disc)
         for a in range(max(cx[i] - 1, 0), min(cx[i] + 2, ncx)):
             for b in range(max(cy[i] - 1, 0), min(cy[i] + 2, ncy)):
                 j = head[a * ncy + b]
@@ -86,7 +92,11 @@ def _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand):
                         dx, dy = X[j, 0] - X[i, 0], X[j, 1] - X[i, 1]
                         lim = rad[i] + rad[j] + margin
                         if dx * dx + dy * dy < lim * lim:
-                            cand[nc] = i * M + j
+                            k = nc
+                            while k > row and cand[k - 1] > i * M + j:
+                                cand[k] = cand[k - 1]
+                                k -= 1
+                            cand[k] = i * M + j
                             nc += 1
                     j = nxt[j]
         if minv[i] > 0:
@@ -95,7 +105,6 @@ def _cell_pairs(X, margin, minv, rad, wall_p, wall_n, cand):
                 if gap < rad[i] + margin:
                     cand[nc] = i * M + N + w
                     nc += 1
-    cand[:nc] = _np.sort(cand[:nc])
     return nc
 
 
