@@ -94,3 +94,14 @@ def test_the_reference_benchmark_measures_what_a_plain_process_gets(tmp_path):
         assert cell.startswith(f"{method} (rtol ") and float(cell.split("rtol ")[1].rstrip(")")) > 1e-6
     assert "| nsfric filippov | DOP853 | 1e-06 |" in text and "| auto (default) | DOP853 | 1e-06 |" in text
     assert "Machine load (`os.getloadavg()`" in text and "numba loaded then: no" in text
+
+
+def test_quick_km_heap_benchmark_runs_both_contact_searches_to_the_same_rows():
+    """benchmarks/km_heap.py in its quick mode: the neighbour list and the all-pairs loop
+    give the same rows; the list holds a fraction of the slots."""
+    import km_heap
+
+    res = km_heap.bench((20, 40), 2, 0.05, 1, 0.005)
+    for r in res["rows"].values():
+        assert r["same"] and 0 < r["candidates"] < r["slots"] / 4
+    assert "neighbour list: ms / step" in km_heap.report(res)

@@ -9,7 +9,8 @@ radius, touching each other, between two walls -- and collapse under gravity int
 heap with slopes of 20-30 deg (Fig 6's heap; the paper fills it from a hopper).  A rough
 floor is needed because discs without rolling resistance roll apart on a flat one.
 
-**Contacts** (:mod:`nsfric.papers.krengel_matuttis.heap_laws`, :mod:`nsfric.papers.krengel_matuttis.heap_run`): normal
+**Contacts** (:mod:`nsfric.papers.krengel_matuttis.heap_laws`, :mod:`nsfric.papers.krengel_matuttis.heap_run`; found
+through a neighbour list, :mod:`nsfric.papers.krengel_matuttis.heap_neighbours`): normal
 force ``Y delta`` on the overlap with eq 18's damping ``D sqrt(Y m_eff,tan)``, eq 21's
 reduced tangential mass per contact; tangential either exact static friction per
 contact (K-M's "DAE" friction with eq 22's external force, the delta-scheme decisions
