@@ -286,3 +286,17 @@ def test_no_on_disk_marker_where_the_core_is_not_cached(monkeypatch):
         marked.clear()
         dn.stepper(d, "slip-", 2)
         assert bool(marked) == cached
+
+
+def test_a_root_search_dividing_by_zero_follows_ieee_as_scipys_c_code(monkeypatch):
+    """SciPy's ``brentq`` is C: a secant step over two equal function values divides by
+    zero into an infinity, and the bisection takes over.  The port runs with numba's
+    NumPy error model so that it does the same (with Python's, numba raised
+    ZeroDivisionError inside the stepper: the sliding plates' D-SDS at v0 = 5, rtol 1e-10,
+    failed with "division by zero" in ``nsfric verify``'s looser second solve)."""
+    kw = {"params": {"k": 1.0, "gamma": 2.0, "F_max": 1.0, "xi0": 0.0, "v0": 5.0}, "t_end": 3.0, "samples": 2,
+          "rtol": 1e-10, "atol": 1e-12}
+    got, n_python = _solve(monkeypatch, True, "sliding-plates", "d-sds", kw)
+    ref, _ = _solve(monkeypatch, False, "sliding-plates", "d-sds", kw)
+    assert n_python == 0
+    assert _events(got) == _events(ref) and np.array_equal(got.y, ref.y)

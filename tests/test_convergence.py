@@ -170,7 +170,7 @@ def test_cli_simulate_and_converge(tmp_path, capsys):
     assert main(["simulate", "sliding-plates", "--law", "d-sds", "--scheme", "midpoint", "--dt", "0.2",
                  "--out", str(out), "--stages"]) == 0
     rows = list(csv.reader(open(out)))
-    assert rows[0] == ["t", "xi", "v", "F", "F_S", "E_kin", "E_el", "mode", "stage"]
+    assert rows[0] == ["t", "xi", "v", "F", "F_S", "E_kin", "E_el", "F_t_el", "E_t", "mode", "stage"]
     assert rows[1][:3] == ["0.0", "0.0", "4.0"] and rows[2][-1] == "1" and len(rows) == 102
     meta = json.load(open(tmp_path / "sim.json"))
     assert meta["scheme"] == "midpoint" and meta["n_rhs"] == 100 and "versions" in meta

@@ -154,7 +154,7 @@ def test_midpoint_fig4_adjustment_is_lost():
     last = r.t[:-1][forb].max()
     assert 7.6 <= last <= 8.4  # "violated in the states u^n for up to t ~ 8"
     cols = r.columns(stages=True)
-    assert list(cols)[:8] == ["t", "xi", "v", "F", "F_S", "E_kin", "E_el", "mode"]
+    assert list(cols)[:10] == ["t", "xi", "v", "F", "F_S", "E_kin", "E_el", "F_t_el", "E_t", "mode"]
     assert cols["stage"].sum() == r.n_steps and len(cols["t"]) == 2 * r.n_steps + 1
 
 

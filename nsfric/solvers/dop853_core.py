@@ -35,7 +35,7 @@ from .dop853_search import CROSSING, NO_CROSSING, dense_at, locate
 #: :func:`run` (which calls that module) on this file alone, so a change there must
 #: change this line (tests/test_compiled_guard_search.py checks it); where it does not
 #: match, the core is compiled in every process, never loaded stale from the cache
-SEARCH_DIGEST = "badce489e41923e7adbb674d304949c03b2b6578c4be290087cee587105cbd37"
+SEARCH_DIGEST = "607cf72af43a3f963832f7c6a08be464492b9dcf9f14e7f55b1f98e16011093b"
 
 
 def _search_digest() -> str:

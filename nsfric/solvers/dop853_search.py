@@ -55,7 +55,7 @@ XTOL_FACTOR = 4e-16
 RTOL = 4 * np.finfo(float).eps
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def dense_at(t_old, h, y_old, F, t, out):
     """``Dop853DenseOutput._call_impl`` at one time ``t`` into ``out``."""
     x = (t - t_old) / h
@@ -71,7 +71,7 @@ def dense_at(t_old, h, y_old, F, t, out):
         out[i] = v + y_old[i]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def guard_at(guards, t_old, h, y_old, F, p, s, i, y, g):
     """Guard ``i`` at time ``s`` of the step's dense output (``y``, ``g``: scratch)."""
     dense_at(t_old, h, y_old, F, s, y)
@@ -79,13 +79,13 @@ def guard_at(guards, t_old, h, y_old, F, p, s, i, y, g):
     return g[i]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _sign(v):
     """``np.sign`` of a finite number."""
     return 1.0 if v > 0 else (-1.0 if v < 0 else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bounded_minimum(guards, t_old, h, y_old, F, p, i, sign, x1, x2, xatol, y, g):
     """SciPy's ``_minimize_scalar_bounded`` of ``sign * guard_i`` on ``[x1, x2]``
     (``maxiter`` :data:`MAX_FUN`): ``(ok, x, fun)``, ``ok`` False where a value is not
@@ -164,12 +164,12 @@ def bounded_minimum(guards, t_old, h, y_old, F, p, i, sign, x1, x2, xatol, y, g)
     return True, xf, fx
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _signbit(v):
     return math.copysign(1.0, v) < 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def brentq(guards, t_old, h, y_old, F, p, i, xa, xb, xtol, rtol, maxiter, y, g):
     """SciPy's ``brentq`` (its C source) on guard ``i`` over ``[xa, xb]``: ``(ok,
     root)``, ``ok`` False where SciPy would raise (no sign change, no convergence in
@@ -231,7 +231,7 @@ def brentq(guards, t_old, h, y_old, F, p, i, xa, xb, xtol, rtol, maxiter, y, g):
     return False, xcur
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def root(guards, t_old, h, y_old, F, p, i, a, b, y, g):
     """``guard_search._root``: the zero of guard ``i`` on ``[a, b]`` (``(ok, root)``)."""
     gb = guard_at(guards, t_old, h, y_old, F, p, b, i, y, g)
@@ -248,13 +248,13 @@ def root(guards, t_old, h, y_old, F, p, i, a, b, y, g):
     return brentq(guards, t_old, h, y_old, F, p, i, a, b, xtol, RTOL, MAX_ITER, y, g)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _nan_max(a, b):
     """``np.maximum``: NaN where either is."""
     return a + b if math.isnan(a) or math.isnan(b) else max(a, b)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def bounds(tt, G, R, UB):
     """``guard_search._bounds`` on the samples: the excursion bound of every guard on
     every interval into ``UB`` (``(n_points - 1, n_guards)``), NaN where a rate is (as
@@ -271,7 +271,7 @@ def bounds(tt, G, R, UB):
             UB[k, i] = 0.5 * (G[k, i] + G[k + 1, i] + Rk * hk)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def locate(guards, t_old, t_new, h, y_old, F, p, n_check, n_guards, at_start, G, R, y, g, hit):
     """``first_crossing`` on one step (see module docstring) from the guards ``G`` and
     rates ``R`` sampled at ``numpy.linspace(t_old, t_new, n_check + 2)``

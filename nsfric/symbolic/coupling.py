@@ -178,7 +178,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
         if normal is not None and nname in normal.free:
             zero_F = tuple(ZERO for _ in range(tangential.dim)) if tangential.dim > 1 else ZERO
             rhs = {**{s: ZERO for s in t_states}, **n_rates, **kin.rates(ZERO, Fn)}
-            regions.append(Region(nname, dict(n_signs), rhs, {**_force_outputs(zero_F), **t_free, **n_out}, nb.kind))
+            regions.append(Region(nname, dict(n_signs), rhs, {**_force_outputs(zero_F), **n_out, **t_free}, nb.kind))
             continue
         sub = dict(sub_t)
         if normal is not None:
@@ -188,7 +188,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             F = _x(tb.F, sub)
             rhs = {**{s: _x(e, sub) for s, e in tb.rates.items()}, **n_rates, **kin.rates(F, Fn)}
             regions.append(Region(prefix + tname, {**n_signs, **tb.signs}, rhs,
-                                  {**_force_outputs(F), **{k: _x(e, sub) for k, e in tb.outputs.items()}, **n_out},
+                                  {**_force_outputs(F), **n_out, **{k: _x(e, sub) for k, e in tb.outputs.items()}},
                                   tb.kind,
                                   {s: _x(e, sub) for s, e in tb.reset.items()}))
         for sname, sl in tangential.slidings.items():
@@ -203,12 +203,21 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                 F = _x(sl.F, sub)
                 rhs = {**{s: _x(e, sub) for s, e in sl.rates.items()}, **n_rates}
                 rhs.update({s: e for s, e in kin.rates(F, Fn).items() if s != algebraic})
-                outs = {**_force_outputs(F), **{k: _x(e, sub) for k, e in sl.outputs.items()}, **n_out}
+                outs = {**_force_outputs(F), **n_out, **{k: _x(e, sub) for k, e in sl.outputs.items()}}
             slidings.append(Sliding(prefix + sname, sl.surface, sl.kind, algebraic,
                                     None if sl.plus is None else prefix + sl.plus,
                                     None if sl.minus is None else prefix + sl.minus,
                                     rhs, outs, sl.entry_kind, sl.exits))
     common.update(outputs or {})
+    if tangential is not None and normal is None:  # the law's own outputs, the same in every mode: after the rest
+        law_out = {k for m in (*tangential.branches.values(), *tangential.slidings.values()) for k in m.outputs}
+        same = {k: [m.outputs.get(k) for m in (*regions, *slidings) if m.outputs or m.kind == "constrained"]
+                for k in law_out}
+        for k, exprs in same.items():
+            if exprs and all(e is not None and (e == exprs[0] or sp.simplify(e - exprs[0]) == 0) for e in exprs):
+                common[k] = exprs[0]
+                for m in (*regions, *slidings):
+                    m.outputs.pop(k, None)
     all_params = []
     if tangential is not None:
         drop = {tangential.normal_force} if (normal is not None or normal_force is not None) else set()
