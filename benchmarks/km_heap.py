@@ -19,7 +19,6 @@ CI smoke test).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import time
 
@@ -113,16 +112,9 @@ def report(res) -> str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--write", action="store_true", help="write benchmarks/results-km-heap.md")
-    a = ap.parse_args(argv)
-    res = bench((20, 40), 2, 0.05, 1, 0.005) if a.quick else bench()
-    text = report(res)
-    print(text)
-    if a.write:
-        with open(os.path.join(os.path.dirname(__file__), "results-km-heap.md"), "w") as fh:
-            fh.write(text)
+    from _script import main as run_script
+
+    run_script(argv, __doc__, bench, lambda: bench((20, 40), 2, 0.05, 1, 0.005), report, "results-km-heap.md")
 
 
 if __name__ == "__main__":

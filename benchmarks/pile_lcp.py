@@ -19,7 +19,6 @@ is asserted anywhere (``--quick`` is the CI smoke test).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from functools import lru_cache
@@ -120,16 +119,9 @@ def report(res) -> str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--write", action="store_true", help="write benchmarks/results-pile-lcp.md")
-    a = ap.parse_args(argv)
-    res = bench((3, 4), 4, 1) if a.quick else bench()
-    text = report(res)
-    print(text)
-    if a.write:
-        with open(os.path.join(os.path.dirname(__file__), "results-pile-lcp.md"), "w") as fh:
-            fh.write(text)
+    from _script import main as run_script
+
+    run_script(argv, __doc__, bench, lambda: bench((3, 4), 4, 1), report, "results-pile-lcp.md")
 
 
 if __name__ == "__main__":

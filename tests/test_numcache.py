@@ -291,3 +291,14 @@ def test_a_users_model_is_derived_once_per_machine(tmp_path):
     assert off["derived"] > 0 and cold["derived"] > 0
     assert warm["derived"] == 0, warm["derived"]
     assert warm["res"] == off["res"] and cold["res"] == off["res"]
+
+
+def test_a_models_key_is_the_same_under_every_hash_seed():
+    """The cache key of a coupled model (its content hash) must not depend on the
+    process's string-hash seed: the law's outputs once went through a set, and two
+    processes filling one cache wrote two entries for one model."""
+    code = ("import nsfric; from nsfric.study.cache import model_hash; "
+            "print(model_hash(nsfric.get_case('sliding-plates').model('d-sds')))")
+    keys = {subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                           capture_output=True, text=True, check=True).stdout for seed in (1, 2, 3, 4)}
+    assert len(keys) == 1, keys

@@ -210,7 +210,8 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                                     rhs, outs, sl.entry_kind, sl.exits))
     common.update(outputs or {})
     if tangential is not None and normal is None:  # the law's own outputs, the same in every mode: after the rest
-        law_out = {k for m in (*tangential.branches.values(), *tangential.slidings.values()) for k in m.outputs}
+        law_out = dict.fromkeys(k for m in (*tangential.branches.values(), *tangential.slidings.values())
+                                for k in m.outputs)  # in declaration order: the model's key is the same in every process
         same = {k: [m.outputs.get(k) for m in (*regions, *slidings) if m.outputs or m.kind == "constrained"]
                 for k in law_out}
         for k, exprs in same.items():
