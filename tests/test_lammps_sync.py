@@ -179,3 +179,24 @@ def test_nsfric_verify_runs_the_keyword(tmp_path, capsys):
     with open(out / "verify.csv") as f:
         row = next(r for r in csv.DictReader(f) if r["observable"] == "psi_f")
     assert float(row["limit_order"]) == pytest.approx(1.02, abs=0.05)
+
+
+@needs_lammps
+def test_nsfric_verify_takes_the_styles_own_law_and_convention_by_default(tmp_path, capsys):
+    """Without ``--law`` and ``--convention`` a ``--code`` run is measured against the law
+    the style declares, under its convention preset (it was the case's default law,
+    ``coulomb``, for every style)."""
+    import json
+
+    from nsfric.adapters.lammps_styles import STYLES
+    from nsfric.cli import main
+
+    out = tmp_path / "v"
+    argv = ["verify", "oblique-impact", "--code", "lammps", "--style", SYNC, "--observable", "psi_f",
+            "--dt", "1e-7", "--dt", "5e-8", "--dt", "2.5e-8", "--out", str(out)]
+    assert main(argv) == 0
+    assert "psi_f: converges to d-sds" in capsys.readouterr().out
+    meta = json.loads((out / "verify.json").read_text())
+    meta = meta.get("meta", meta)
+    assert meta["laws"] == [STYLES[SYNC].exact] == ["d-sds"]
+    assert meta["convention"] == STYLES[SYNC].convention

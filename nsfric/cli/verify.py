@@ -7,7 +7,9 @@ observable (its status, order, limit and offset) and writes ``verify.json``,
 ``verify.csv`` and ``verify.png`` (:mod:`nsfric.study.verify`).  ``--law auto`` tests
 every law of the case.  ``--code lammps|kratos [--style STYLE] --dt DT --dt DT --dt DT ...``
 instead of ``--input`` runs the other code itself over the step ladder, in-process, by
-the code's adapter for the case (:data:`CODES`, :mod:`nsfric.adapters`).  Bad input: one line on stderr, exit code 2, nothing written.
+the code's adapter for the case (:data:`CODES`, :mod:`nsfric.adapters`); without
+``--law`` and ``--convention`` the style is measured against the exact law it declares,
+under its convention preset.  Bad input: one line on stderr, exit code 2, nothing written.
 """
 from __future__ import annotations
 
@@ -35,6 +37,9 @@ def cmd_verify(args):
     params = parse_params(args.param)
     check_output_path(args.out, "--out", "dir", beside=args.beside_existing, expect=VERIFY_FILES)
     source = _source(args, case.name, UsageError)
+    exact, preset = source.pop("exact", None), source.pop("convention", None)
+    if laws == [None] and convention is None and exact:  # the style's own exact law, under its preset
+        laws, convention = [exact], get_convention(preset) if preset else None
     with output_folder(args.out, beside=args.beside_existing) as stage:  # all three files or none
         res = verify(case, None if laws == [None] else laws, convention=convention, **source,
                      params=params, observables=args.observable, t_end=args.t_end, progress=_progress)
@@ -89,7 +94,9 @@ def _source(args, case: str, UsageError) -> dict:
     why = adapter.available()
     if why:
         raise UsageError(why)
-    return {"runner": adapter.runner(style), "dts": dts}
+    spec = adapter.STYLES[style]
+    return {"runner": adapter.runner(style), "dts": dts, "exact": getattr(spec, "exact", None),
+            "convention": getattr(spec, "convention", None)}
 
 
 def register(sub):
@@ -100,7 +107,7 @@ def register(sub):
     s.add_argument("case", help="a case name (see nsfric list)")
     s.add_argument("--law", action="append",
                    help="law (repeatable), or auto: every law of the case; default: the convention's laws, "
-                        "else the case's default law")
+                        "else, with --code, the style's exact law under its convention, else the case's default law")
     s.add_argument("--convention", metavar="NAME", help="a named convention (its parameters and laws)")
     s.add_argument("--param", action="append", metavar="NAME=VALUE", help="fixed parameter of the case")
     s.add_argument("--code", choices=sorted(CODES),
