@@ -280,9 +280,9 @@ def plot(rows, path: str) -> str:
         psi = np.tan(np.radians(th))
         ax_b.plot(psi, [r["beta"] for r in rs], color=c, ls=ls)
     ax_e.set_xlabel("theta [deg]")
-    ax_e.set_ylabel("e_t = vx_f/vx_i (lines: exact limit; dots: the code's step, finest dt)", fontsize=7)
+    ax_e.set_ylabel("e_t = vx_f/vx_i\n(lines: exact limit; dots: the code's step, finest dt)", fontsize=7)
     ax_d.set_xlabel("theta [deg]")
-    ax_d.set_ylabel("e_t - e_t of the D-SDS limit (coulomb-viscous: Chrono, LAMMPS nohistory, far off, not drawn)",
+    ax_d.set_ylabel("e_t - e_t of the D-SDS limit\n(coulomb-viscous: Chrono, LAMMPS nohistory: far off, not drawn)",
                     fontsize=7)
     ax_d.axhline(0.0, color="0.6", lw=0.6)
     ax_b.set_xlabel("psi = tan theta")
@@ -290,7 +290,7 @@ def plot(rows, path: str) -> str:
     ax_b.set_ylabel("beta = -v_t^f/v_t^i (exact limit)", fontsize=8)
     fig.legend(*ax_e.get_legend_handles_labels(), fontsize=7, loc="lower center", ncol=4, frameon=False)
     fig.suptitle("The slip-rule zoo: standard sphere-wall impact (nsfric run slip-rule-zoo)", fontsize=9)
-    fig.tight_layout(rect=(0, 0.12, 1, 0.95))
+    fig.tight_layout(rect=(0, 0.16, 1, 0.95))
     return save(fig, path)
 
 
