@@ -101,3 +101,20 @@ def test_run_writes_every_figure_with_its_csv(tmp_path):
 
 def test_case_run_is_hooked():
     assert PLATES.run.__func__ is not nsfric.cases.base.Case.run
+
+
+def test_run_takes_jobs_for_its_convergence_study(tmp_path, monkeypatch):
+    """``nsfric run sliding-plates --jobs N``: the number of processes reaches the
+    convergence study (the run's only parallel part); the run is stopped there."""
+    from nsfric.cli import main
+    from nsfric.papers.fuhrer2024 import sliding_plates_study as study
+
+    seen = []
+
+    def stop(case, out_dir, summary, progress=None, jobs=None, quick=False):
+        seen.append(jobs)
+        raise KeyboardInterrupt  # nothing further to compute: the folder is not kept
+
+    monkeypatch.setattr(study, "run_studies", stop)
+    assert main(["run", "sliding-plates", "--jobs", "3", "--out", str(tmp_path / "a")]) != 0  # interrupted
+    assert seen == [3] and not (tmp_path / "a").exists()

@@ -33,6 +33,9 @@ class SlidingPlates(Case):
 
         return systems.sliding_plates(law)
 
-    def run(self, out_dir, progress=None):  # Figs 1-4, order table, studies: sliding_plates_figures
+    def run(self, out_dir, progress=None, jobs=None):  # Figs 1-4, order table, studies: sliding_plates_figures
+        """Figs 1-4, the order table and the studies (:mod:`nsfric.papers.fuhrer2024.
+        sliding_plates_figures`); ``jobs``: processes of the convergence study (default
+        up to 4, one per core)."""
         from nsfric.papers.fuhrer2024.sliding_plates_figures import run
-        return run(self, out_dir, progress)
+        return run(self, out_dir, progress, jobs=jobs)
