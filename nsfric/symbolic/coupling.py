@@ -160,10 +160,15 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             if normal is not None:
                 sign_proof[k] = _x(e, sub_t)
     regions, slidings, common = [], [], {}
-    # the tangential law's own outputs (a spring's force and energy) are zero where the
-    # contact is open: its history is frozen there and acts on nothing
-    t_free = {} if tangential is None else {k: ZERO for m in (*tangential.branches.values(),
-                                                             *tangential.slidings.values()) for k in m.outputs}
+    # the tangential law's own outputs (a spring's force and energy): zero where the
+    # contact is open (its history is frozen there and acts on nothing); without a normal
+    # law, where every mode declares the same, mode-independent, after the rest
+    t_modes = () if tangential is None else (*tangential.branches.values(), *tangential.slidings.values())
+    t_free = {k: ZERO for m in t_modes for k in m.outputs}
+    t_common = normal is None and bool(t_free) and all(m.outputs == t_modes[0].outputs for m in t_modes)
+
+    def t_outputs(m, sub):
+        return {} if t_common else {k: _x(e, sub) for k, e in m.outputs.items()}
     for nname, nb in n_branches.items():
         Fn = ZERO if nb is None else _x(nb.F, sub_n)
         n_signs = {} if nb is None else {ren[k]: sgn for k, sgn in nb.signs.items()}
@@ -188,7 +193,7 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
             F = _x(tb.F, sub)
             rhs = {**{s: _x(e, sub) for s, e in tb.rates.items()}, **n_rates, **kin.rates(F, Fn)}
             regions.append(Region(prefix + tname, {**n_signs, **tb.signs}, rhs,
-                                  {**_force_outputs(F), **n_out, **{k: _x(e, sub) for k, e in tb.outputs.items()}},
+                                  {**_force_outputs(F), **n_out, **t_outputs(tb, sub)},
                                   tb.kind,
                                   {s: _x(e, sub) for s, e in tb.reset.items()}))
         for sname, sl in tangential.slidings.items():
@@ -203,22 +208,14 @@ def couple(kinematics: Kinematics, normal: NormalLaw | None = None, tangential: 
                 F = _x(sl.F, sub)
                 rhs = {**{s: _x(e, sub) for s, e in sl.rates.items()}, **n_rates}
                 rhs.update({s: e for s, e in kin.rates(F, Fn).items() if s != algebraic})
-                outs = {**_force_outputs(F), **n_out, **{k: _x(e, sub) for k, e in sl.outputs.items()}}
+                outs = {**_force_outputs(F), **n_out, **t_outputs(sl, sub)}
             slidings.append(Sliding(prefix + sname, sl.surface, sl.kind, algebraic,
                                     None if sl.plus is None else prefix + sl.plus,
                                     None if sl.minus is None else prefix + sl.minus,
                                     rhs, outs, sl.entry_kind, sl.exits))
     common.update(outputs or {})
-    if tangential is not None and normal is None:  # the law's own outputs, the same in every mode: after the rest
-        law_out = dict.fromkeys(k for m in (*tangential.branches.values(), *tangential.slidings.values())
-                                for k in m.outputs)  # in declaration order: the model's key is the same in every process
-        same = {k: [m.outputs.get(k) for m in (*regions, *slidings) if m.outputs or m.kind == "constrained"]
-                for k in law_out}
-        for k, exprs in same.items():
-            if exprs and all(e is not None and (e == exprs[0] or sp.simplify(e - exprs[0]) == 0) for e in exprs):
-                common[k] = exprs[0]
-                for m in (*regions, *slidings):
-                    m.outputs.pop(k, None)
+    if t_common:
+        common.update({k: _x(e, sub_t) for k, e in t_modes[0].outputs.items()})
     all_params = []
     if tangential is not None:
         drop = {tangential.normal_force} if (normal is not None or normal_force is not None) else set()
