@@ -39,6 +39,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from functools import partial
 
 import numpy as np
 
@@ -136,36 +137,45 @@ COLUMNS = ("rule", "code", "limit_law", "theta_deg", "mu", "e_n", "ks_ratio", "l
            "step_W_damping", "step_E_slip", "step_max_energy_gain", "step_max_KE_ratio")
 
 
-def energy_sweep(rules=None, sweep=None, divisions=DIVISIONS, progress=None) -> list:
+def energy_sweep(rules=None, sweep=None, divisions=DIVISIONS, progress=None, jobs=1) -> list:
     """One row per rule and sweep point (:data:`COLUMNS`): the exact limit's account and
     the code's step's at the finest of ``divisions`` (its largest kinetic-energy ratio
-    over all of them)."""
-    from ..schemes.slip_rule_impact import run_impact
+    over all of them).  The points are independent: ``jobs`` > 1 runs them on that many
+    local processes (the same rows, bit for bit)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
+    from ..study.execute import map_tasks
 
     rules = [get_slip_rule(r).name for r in (rules or SLIP_RULES)]
     divisions = sorted({int(n) for n in divisions})
+    done = (lambda k, n: progress(f"slip-rule-energy: {k}/{n} points")) if progress else None
+    per_point = map_tasks(partial(_point_rows, rules=rules, divisions=divisions), sweep_points(sweep),
+                          jobs=jobs, progress=done)
+    return [row for rows in per_point for row in rows]
+
+
+def _point_rows(point: dict, rules, divisions) -> list:
+    """The rows of :func:`energy_sweep` at the sweep point ``point`` (one task of its pool)."""
+    from ..schemes.slip_rule_impact import run_impact
+    from ..schemes.slip_rules import get_slip_rule
+
+    p = standard_impact(point["theta_deg"], mu=point["mu"], e_n=point["e_n"], ks_ratio=point["ks_ratio"])
+    own = {r: tuple(sorted(get_slip_rule(r).params.items())) for r in rules}  # Kratos's mu(v) row's
+    exact = {(law, extra): _account_or_why(law, {**p, **dict(extra)})
+             for law, extra in sorted({(get_slip_rule(r).limit, own[r]) for r in rules})}
+    t_n = contact_time(p)
     rows = []
-    for point in sweep_points(sweep):
-        p = standard_impact(point["theta_deg"], mu=point["mu"], e_n=point["e_n"], ks_ratio=point["ks_ratio"])
-        if progress:
-            progress("slip-rule-energy: " + ", ".join(f"{k} = {v:g}" for k, v in point.items()))
-        own = {r: tuple(sorted(get_slip_rule(r).params.items())) for r in rules}  # Kratos's mu(v) row's
-        exact = {(law, extra): _account_or_why(law, {**p, **dict(extra)})
-                 for law, extra in sorted({(get_slip_rule(r).limit, own[r]) for r in rules})}
-        t_n = contact_time(p)
-        for name in rules:
-            rule = get_slip_rule(name)
-            runs = [run_impact(name, {**p, **dict(own[name])}, t_n / n) for n in divisions]
-            ex, fine = exact[rule.limit, own[name]], runs[-1]
-            rows.append({"rule": name, "code": rule.code, "limit_law": rule.limit, **point,
-                         "limit_W_elastic": ex["W_elastic"], "limit_W_damping": ex["W_damping"],
-                         "limit_E_slip": ex["E_slip"], "limit_max_energy_gain": ex["max_energy_gain"],
-                         "limit_note": ex["note"],
-                         "step_dt_over_t_n": 1.0 / divisions[-1], "step_W_elastic": fine["W_elastic"],
-                         "step_W_damping": fine["W_damping"], "step_E_slip": fine["E_slip"],
-                         "step_max_energy_gain": fine["max_energy_gain"],
-                         "step_max_KE_ratio": max(r["KE_ratio"] for r in runs)})
+    for name in rules:
+        rule = get_slip_rule(name)
+        runs = [run_impact(name, {**p, **dict(own[name])}, t_n / n) for n in divisions]
+        ex, fine = exact[rule.limit, own[name]], runs[-1]
+        rows.append({"rule": name, "code": rule.code, "limit_law": rule.limit, **point,
+                     "limit_W_elastic": ex["W_elastic"], "limit_W_damping": ex["W_damping"],
+                     "limit_E_slip": ex["E_slip"], "limit_max_energy_gain": ex["max_energy_gain"],
+                     "limit_note": ex["note"],
+                     "step_dt_over_t_n": 1.0 / divisions[-1], "step_W_elastic": fine["W_elastic"],
+                     "step_W_damping": fine["W_damping"], "step_E_slip": fine["E_slip"],
+                     "step_max_energy_gain": fine["max_energy_gain"],
+                     "step_max_KE_ratio": max(r["KE_ratio"] for r in runs)})
     return rows
 
 
@@ -252,9 +262,9 @@ def plot(rows, path: str) -> str:
 PARAMS = ("theta_deg", "mu", "e_n", "ks_ratio")
 
 
-def run(out_dir: str, progress=None, params=None) -> dict:
-    """``nsfric run slip-rule-energy``: the sweep, the certificate and the figure in
-    ``out_dir``.  ``params``: any of :data:`PARAMS` fixes that axis of the sweep to one
+def run(out_dir: str, progress=None, params=None, jobs=1) -> dict:
+    """``nsfric run slip-rule-energy``: the sweep (its points on ``jobs`` local
+    processes), the certificate and the figure in ``out_dir``.  ``params``: any of :data:`PARAMS` fixes that axis of the sweep to one
     value (ValueError out of range, before any work)."""
     from ..io import versions, write_csv_with_sidecar
 
@@ -262,7 +272,7 @@ def run(out_dir: str, progress=None, params=None) -> dict:
     sweep = {k: (float(v),) for k, v in params.items()}
     for point in sweep_points(sweep)[:1] + sweep_points(sweep)[-1:]:  # bad input fails before any work
         standard_impact(point["theta_deg"], mu=point["mu"], e_n=point["e_n"], ks_ratio=point["ks_ratio"])
-    rows = energy_sweep(sweep=sweep, progress=progress)
+    rows = energy_sweep(sweep=sweep, progress=progress, jobs=jobs)
     cert = certificate(rows)
     meta = {"study": "slip-rule-energy", "sweep": {**SWEEP, **sweep}, "divisions": list(DIVISIONS),
             "gauss": {"nodes": GAUSS_NODES, "pieces_per_smooth_piece": GAUSS_PIECES}, "versions": versions()}

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import os
+from functools import partial
 
 import numpy as np
 
@@ -198,50 +199,61 @@ def own_params(rule, rule_overrides=None) -> dict:
     return out
 
 
-def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None, rule_overrides=None) -> list:
+def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None, rule_overrides=None,
+        jobs=1) -> list:
     """One row per rule and angle (:data:`COLUMNS`; module docstring); each rule with its
     own parameters (:func:`own_params`: Kratos's ``mu_s``, ``friction_decay`` of the
-    ``mu(v)`` row, ``rule_overrides`` replacing its values)."""
+    ``mu(v)`` row, ``rule_overrides`` replacing its values).  The angles are independent:
+    ``jobs`` > 1 runs them on that many local processes (the same rows, bit for bit)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
-    from ..study.verify_limit import order_against
-    from .slip_rule_energy import exact_energy_account
+    from ..study.execute import map_tasks
 
     rules = [get_slip_rule(r).name for r in (rules or SLIP_RULES)]
     divisions = sorted({int(n) for n in divisions})
     if len(divisions) < 3 or divisions[0] < 10:
         raise ValueError(f"divisions: give at least 3 different step counts >= 10, got {divisions}")
     own = {r: own_params(get_slip_rule(r), rule_overrides) for r in rules}
-    limits = {(get_slip_rule(r).limit, tuple(sorted(own[r].items()))) for r in rules} | {("d-sds", ())}
+    limits = sorted({(get_slip_rule(r).limit, tuple(sorted(own[r].items()))) for r in rules} | {("d-sds", ())})
+    angles = [float(theta) for theta in angles]
+    done = (lambda k, n: progress(f"slip-rule-zoo: {k}/{n} angles")) if progress else None
+    per_angle = map_tasks(partial(_angle_rows, rules=rules, divisions=divisions, overrides=overrides or {},
+                                  own=own, limits=limits), angles, jobs=jobs, progress=done)
+    return [row for rows in per_angle for row in rows]
+
+
+def _angle_rows(theta: float, rules, divisions, overrides, own, limits) -> list:
+    """The rows of :func:`zoo` at the angle ``theta`` [deg] (one task of its pool)."""
+    from ..schemes.slip_rules import get_slip_rule
+    from ..study.verify_limit import order_against
+    from .slip_rule_energy import exact_energy_account
+
+    p = standard_impact(theta, **overrides)
+    exact = {}
+    for law, extra in limits:
+        q = {**p, **dict(extra)}
+        exact[law, extra] = {**exact_limit(law, q),
+                             **{f"limit_{k}": v for k, v in exact_energy_account(law, q).items()}}
     rows = []
-    for theta in angles:
-        p = standard_impact(theta, **(overrides or {}))
-        if progress:
-            progress(f"slip-rule-zoo: theta = {theta:g} deg")
-        exact = {}
-        for law, extra in sorted(limits):
-            q = {**p, **dict(extra)}
-            exact[law, extra] = {**exact_limit(law, q),
-                                 **{f"limit_{k}": v for k, v in exact_energy_account(law, q).items()}}
-        for name in rules:
-            rule = get_slip_rule(name)
-            q = {**p, **own[name]}
-            ref, ladder = exact[rule.limit, tuple(sorted(own[name].items()))], step_ladder(name, q, divisions)
-            e_t = np.array([r["e_t"] for r in ladder["runs"]])
-            fit = order_against(ladder["dts"], e_t - ref["e_t"], EXACT_ERROR)
-            ke = [r["KE_ratio"] for r in ladder["runs"]]
-            rows.append({"rule": name, "code": rule.code, "limit_law": rule.limit, "theta_deg": float(theta),
-                         **{k: ref[k] for k in OBSERVABLES}, "max_energy_gain": ref["max_energy_gain"],
-                         "step_e_t": float(e_t[-1]), "step_dt": ladder["dts"][-1],
-                         "step_error_e_t": float(e_t[-1] - ref["e_t"]),
-                         "order_of_step": fit.order if fit.ok else math.nan,
-                         "order_stderr": fit.stderr if fit.ok else math.nan, "order_note": fit.reason,
-                         "step_max_energy_gain": ladder["runs"][-1]["max_energy_gain"], "step_max_KE_ratio": max(ke),
-                         **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip",
-                                                               "E_slip_after_force_end")},
-                         "limit_W_elastic": ref["limit_W_elastic"], "limit_E_slip": ref["limit_E_slip"],
-                         "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds", ()]["e_t"],
-                         "energy": energy_verdict(ref["max_energy_gain"], ke,
-                                                  min(ladder["runs"][-1]["E_slip"], ref["limit_E_slip"]))})
+    for name in rules:
+        rule = get_slip_rule(name)
+        q = {**p, **own[name]}
+        ref, ladder = exact[rule.limit, tuple(sorted(own[name].items()))], step_ladder(name, q, divisions)
+        e_t = np.array([r["e_t"] for r in ladder["runs"]])
+        fit = order_against(ladder["dts"], e_t - ref["e_t"], EXACT_ERROR)
+        ke = [r["KE_ratio"] for r in ladder["runs"]]
+        rows.append({"rule": name, "code": rule.code, "limit_law": rule.limit, "theta_deg": theta,
+                     **{k: ref[k] for k in OBSERVABLES}, "max_energy_gain": ref["max_energy_gain"],
+                     "step_e_t": float(e_t[-1]), "step_dt": ladder["dts"][-1],
+                     "step_error_e_t": float(e_t[-1] - ref["e_t"]),
+                     "order_of_step": fit.order if fit.ok else math.nan,
+                     "order_stderr": fit.stderr if fit.ok else math.nan, "order_note": fit.reason,
+                     "step_max_energy_gain": ladder["runs"][-1]["max_energy_gain"], "step_max_KE_ratio": max(ke),
+                     **{k: ladder["runs"][-1][k] for k in ("W_elastic", "W_damping", "E_slip",
+                                                           "E_slip_after_force_end")},
+                     "limit_W_elastic": ref["limit_W_elastic"], "limit_E_slip": ref["limit_E_slip"],
+                     "offset_e_t_to_d_sds": ref["e_t"] - exact["d-sds", ()]["e_t"],
+                     "energy": energy_verdict(ref["max_energy_gain"], ke,
+                                              min(ladder["runs"][-1]["E_slip"], ref["limit_E_slip"]))})
     return rows
 
 
@@ -297,9 +309,9 @@ def plot(rows, path: str) -> str:
 PARAMS = ("theta_deg", "max_division", "mu", "mu_s", "friction_decay")
 
 
-def run(out_dir: str, progress=None, params=None) -> dict:
+def run(out_dir: str, progress=None, params=None, jobs=1) -> dict:
     """``nsfric run slip-rule-zoo``: the zoo table, the shared-limit table and the figure
-    in ``out_dir``.  ``params``: ``theta_deg`` (one angle instead of :data:`ANGLES`),
+    in ``out_dir``, the angles on ``jobs`` local processes.  ``params``: ``theta_deg`` (one angle instead of :data:`ANGLES`),
     ``max_division`` (the finest ``N`` of the ladder, default 3200, at least 400),
     ``mu`` (the dynamic coefficient of the ``mu(v)`` row), and ``mu_s``,
     ``friction_decay`` [s/m] (Kratos's ``mu(v)`` row only; default its own 0.4 and 3)."""
@@ -321,7 +333,7 @@ def run(out_dir: str, progress=None, params=None) -> dict:
     standard_impact(angles[0], **overrides)  # bad input fails before any work
     own = {n: own_params(r, rule_overrides) for n, r in SLIP_RULES.items()}
     rows = zoo(angles=angles, divisions=divisions, overrides=overrides, progress=progress,
-               rule_overrides=rule_overrides)
+               rule_overrides=rule_overrides, jobs=jobs)
     csv_path = os.path.join(out_dir, "zoo.csv")
     meta = {"study": "slip-rule-zoo", "standard_impact": {**STANDARD, **overrides}, "divisions": divisions,
             "angles": list(angles), "sources": {n: r.source for n, r in SLIP_RULES.items()},

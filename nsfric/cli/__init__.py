@@ -225,13 +225,13 @@ def cmd_run(args):
 
 def _run_study(args, study):
     """``nsfric run STUDY`` (:mod:`nsfric.studies`): its files into ``--out``, all or none."""
-    if args.jobs is not None:
+    if args.jobs is not None and not study.takes_jobs:
         raise UsageError(f"study {study.name!r} takes no --jobs in 'nsfric run'")
     out = args.out or os.path.join("out", study.name)
     check_output_path(out, "--out", "dir", beside=args.beside_existing)
     params = parse_params(args.param)
     with output_folder(out, beside=args.beside_existing) as stage:
-        result = study.run(stage, progress=_progress, params=params)
+        result = study.run(stage, progress=_progress, params=params, jobs=args.jobs)
     _progress("")
     for path in result["written"]:
         print(os.path.join(out, os.path.relpath(path, stage)))

@@ -80,6 +80,30 @@ def run_tasks(fn, todo, on_result, executor=None, jobs=1, chunksize=None, retrie
             fut.cancel()
 
 
+def map_tasks(fn, items, jobs=1, progress=None) -> list:
+    """``[fn(item) for item in items]``, on ``jobs`` local processes when ``jobs`` > 1
+    (:func:`run_tasks`, one item per task; forked workers inherit this process's models
+    and kernels).  The results are in the order of ``items`` whatever the workers' order,
+    and equal, bit for bit, those of one process.  ``fn`` must be picklable (a
+    module-level function, or a :func:`functools.partial` of one); ``progress(done,
+    total)`` is called as results arrive.  ValueError unless ``jobs`` is an integer >= 1."""
+    from ..arguments import integer
+
+    jobs = integer(jobs, "jobs", lo=1)
+    items = list(items)
+    out = [None] * len(items)
+
+    def put(i, result):
+        out[i] = result
+        if progress is not None:
+            put.done += 1
+            progress(put.done, len(items))
+
+    put.done = 0
+    run_tasks(fn, list(enumerate(items)), put, jobs=jobs if len(items) > 1 else 1, chunksize=1)
+    return out
+
+
 def forks_workers() -> bool:
     """Whether local workers are forked from this process now (and so inherit its objects,
     e.g. the tokens of :func:`nsfric.study.runs.local_token`): only where the platform
