@@ -205,17 +205,18 @@ def test_two_regimes_and_summary(tmp_path):
 
 
 def test_run_writes_the_figure_csv_and_sidecars(tmp_path, monkeypatch):
-    """``nsfric run column-detachment`` (sweep shortened here) writes the figure, its CSV and
-    sidecar, and the default column's reference with ``summary.e_tot``."""
+    """``nsfric run column-detachment --jobs 2`` (sweep shortened here) writes the figure,
+    its CSV and sidecar, and the default column's reference with ``summary.e_tot``; the
+    columns computed on the pool are, bit for bit and in order, this process's."""
     import json
 
     from nsfric.papers.schafer1996 import column_detachment_figures as figs
     from nsfric.cli import main
 
     monkeypatch.setattr(figs, "RATIOS", np.array([1e-3, 1e2]))
-    monkeypatch.setattr(figs, "FIGURE_N", (2,))
+    monkeypatch.setattr(figs, "FIGURE_N", (2, 3))
     out = tmp_path / "col"
-    assert main(["run", "column-detachment", "--out", str(out)]) == 0
+    assert main(["run", "column-detachment", "--jobs", "2", "--out", str(out)]) == 0
     names = sorted(p.name for p in out.iterdir())
     assert names == [".nsfric-manifest.json", "detachment.csv", "detachment.json", "detachment.png",
                      "reference-linear-dashpot.csv", "reference-linear-dashpot.json", "reference.png"]
@@ -223,3 +224,6 @@ def test_run_writes_the_figure_csv_and_sidecars(tmp_path, monkeypatch):
     assert side["summary"]["N"] == 10 and 0.3 < side["summary"]["e_tot"] < 0.5
     rows = (out / "detachment.csv").read_text().splitlines()
     assert rows[0].split(",")[:2] == ["t0_over_tn", "e_tot N=2"] and len(rows) == 3
+    here = figs.detachment_data(CASE)
+    assert [[float(x) for x in row.split(",")] for row in rows[1:]] == \
+        [[float(here[k][i]) for k in rows[0].split(",")] for i in range(2)]

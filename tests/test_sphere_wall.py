@@ -3,6 +3,7 @@ linear dashpot's ``e_n`` and ``t_n``, the force-end restitution, gross sliding) 
 against IDA, an independent solver (stick-slip with spin)."""
 import math
 
+import numpy as np
 import pytest
 
 import nsfric
@@ -68,15 +69,27 @@ def test_filippov_agrees_with_ida(case, law):
 
 
 def test_run_writes_every_law_s_reference_and_the_figure(tmp_path):
-    """``nsfric run sphere-wall``: one CSV per law (the laws differ in their states; a law
-    name with ``/`` is no folder) and the figure."""
+    """``nsfric run sphere-wall --jobs 2``: one CSV per law (the laws differ in their
+    states; a law name with ``/`` is no folder) and the figure; the references computed
+    on the pool's processes are, bit for bit, those of this process."""
+    import csv
+
     from nsfric.cli import main
 
-    assert main(["run", "sphere-wall", "--out", str(tmp_path / "run")]) == 0
+    assert main(["run", "sphere-wall", "--jobs", "2", "--out", str(tmp_path / "run")]) == 0
     written = sorted(p.name for p in (tmp_path / "run").iterdir())
     assert all(p.is_file() for p in (tmp_path / "run").iterdir())
     assert len([n for n in written if n.endswith(".csv")]) == len(get_case("sphere-wall").laws)
     assert "reference.png" in written and "reference-d-sds_linear-dashpot-force-end.csv" in written
+    for law in ("coulomb", "d-sds/linear-dashpot-force-end"):
+        with open(tmp_path / "run" / f"reference-{law.replace('/', '_')}.csv") as f:
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+        here = get_case("sphere-wall").reference_solution(law, samples=1001).columns()
+        assert list(rows[0]) == list(here)
+        for name, values in here.items():
+            numbers = np.asarray(values).dtype.kind == "f"
+            got = [float(r[name]) if numbers else r[name] for r in rows]
+            assert got == [float(v) if numbers else str(v) for v in values], (law, name)
 
 
 def test_a_scheme_run_has_the_impact_observables_found_on_its_rows():

@@ -316,21 +316,20 @@ class Case:
         return case_captions(self.name)
 
     # -- reproduction ----------------------------------------------------------------
-    def run(self, out_dir: str, progress=None) -> dict:
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
         """Reference trajectories of every law (CSV + JSON) and a figure of the states
-        and the contact force against time.  Cases override this to reproduce their
-        paper's figures; the return value lists what was written."""
+        and the contact force against time; the laws' references on ``jobs`` local
+        processes (the same files as one process).  Cases override this to reproduce
+        their paper's figures; the return value lists what was written."""
         from ..io import write_csv_with_sidecar
         from ..plotting import figure, save
+        from ..study.execute import map_tasks
         from .reference import reference_meta
 
         written = []
-        sols = {}
-        for law in self.laws:
-            if progress:
-                progress(f"{self.name}: reference for {law}")
-            sol = self.reference_solution(law, samples=1001)
-            sols[law] = sol
+        done = (lambda k, n: progress(f"{self.name}: {k}/{n} references")) if progress else None
+        sols = dict(zip(self.laws, map_tasks(functools.partial(_reference_of, self), self.laws, jobs=jobs, progress=done)))
+        for law, sol in sols.items():
             path = os.path.join(out_dir, f"reference-{law.replace('/', '_')}.csv")  # T/N: no folder
             side = write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
             written += [path, side]
@@ -353,6 +352,11 @@ class Case:
         axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
         written.append(save(fig, os.path.join(out_dir, "reference.png")))
         return {"written": written}
+
+
+def _reference_of(case, law: str):
+    """The reference :meth:`Case.run` writes for ``law`` (one task of its pool)."""
+    return case.reference_solution(law, samples=1001)
 
 
 # -- the package-level study API: case names resolved here, objects passed down ------------

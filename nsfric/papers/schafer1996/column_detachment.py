@@ -119,10 +119,10 @@ class ColumnDetachment(Case):
                 "e_n": grain["e_n"], "t_n": grain["t_n"], "e_wall": wall["e_n"], "t_wall": wall["t_n"],
                 "n_events": len(sol.events), "t_separation": float(sol.t_span[1])}
 
-    def run(self, out_dir: str, progress=None) -> dict:
-        """The e_tot figure (``detachment.png``, ``detachment.csv`` + sidecar) and the
-        reference of the default column (``reference-linear-dashpot.csv`` + sidecar with
-        ``summary``, ``reference.png``)."""
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
+        """The e_tot figure (``detachment.png``, ``detachment.csv`` + sidecar; its points
+        on ``jobs`` local processes) and the reference of the default column
+        (``reference-linear-dashpot.csv`` + sidecar with ``summary``, ``reference.png``)."""
         from nsfric.papers.schafer1996.column_detachment_figures import run
 
-        return run(self, out_dir, progress)
+        return run(self, out_dir, progress, jobs=jobs)

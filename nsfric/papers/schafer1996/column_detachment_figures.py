@@ -16,6 +16,7 @@ grain-wall ``e_wall`` and the marks ``t_0/t_n = 1/N`` are drawn beside the curve
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -36,25 +37,33 @@ def spacing(case, ratio: float, params: dict | None = None) -> float:
     return float(ratio * binary_collision(values)["t_n"] * values["v_0"])
 
 
-def detachment_data(case, ratios=None, Ns=None, progress=None) -> dict:
+def detachment_data(case, ratios=None, Ns=None, progress=None, jobs=1) -> dict:
     """Columns ``t0_over_tn`` and, per ``N``, ``e_tot N=<N>`` and ``events N=<N>``
-    (default: :data:`RATIOS`, :data:`FIGURE_N`)."""
+    (default: :data:`RATIOS`, :data:`FIGURE_N`); the columns' points are independent
+    references, on ``jobs`` local processes (the same values as one process)."""
+    from nsfric.study.execute import map_tasks
+
     ratios = np.asarray(RATIOS if ratios is None else ratios, dtype=float)
     Ns = FIGURE_N if Ns is None else Ns
+    points = [(N, float(r)) for N in Ns for r in ratios]
+    done = (lambda k, n: progress(f"{case.name}: {k}/{n} columns")) if progress else None
+    got = iter(map_tasks(partial(_e_tot, case), points, jobs=jobs, progress=done))
     cols = {"t0_over_tn": ratios}
     for N in Ns:
-        if progress:
-            progress(f"{case.name}: e_tot for N = {N}")
-        e, n = [], []
-        for r in ratios:
-            sol = case.reference_solution(params={"N": N, "s_0": spacing(case, r, {"N": N})}, samples=2)
-            if "e_tot" not in sol.summary:
-                raise ValueError(f"N = {N}, t0/tn = {r:g}: the column did not separate before t_end")
-            e.append(sol.summary["e_tot"])
-            n.append(sol.summary["n_events"])
+        e, n = zip(*(next(got) for _ in ratios))
         cols[f"e_tot N={N}"] = np.array(e)
         cols[f"events N={N}"] = np.array(n)
     return cols
+
+
+def _e_tot(case, point) -> tuple:
+    """``(e_tot, n_events)`` of the column of ``N`` grains at ``t0/tn = ratio``, ``point =
+    (N, ratio)`` (one task of :func:`detachment_data`'s pool)."""
+    N, r = point
+    sol = case.reference_solution(params={"N": N, "s_0": spacing(case, r, {"N": N})}, samples=2)
+    if "e_tot" not in sol.summary:
+        raise ValueError(f"N = {N}, t0/tn = {r:g}: the column did not separate before t_end")
+    return sol.summary["e_tot"], sol.summary["n_events"]
 
 
 def plot_detachment(cols, values, path, Ns):
@@ -96,8 +105,9 @@ def plot_reference(sol, path):
     return save(fig, path)
 
 
-def run(case, out_dir, progress=None) -> dict:
-    """Write the figure, its CSV and sidecar, and the default column's reference."""
+def run(case, out_dir, progress=None, jobs=1) -> dict:
+    """Write the figure, its CSV and sidecar (its columns on ``jobs`` local processes),
+    and the default column's reference."""
     written = []
     values = case.bind()
     if progress:
@@ -106,7 +116,7 @@ def run(case, out_dir, progress=None) -> dict:
     path = os.path.join(out_dir, "reference-linear-dashpot.csv")
     written += [path, write_csv_with_sidecar(path, sol.columns(), reference_meta(case, "linear-dashpot", sol))]
     written.append(plot_reference(sol, os.path.join(out_dir, "reference.png")))
-    cols = detachment_data(case, progress=progress)
+    cols = detachment_data(case, progress=progress, jobs=jobs)
     csv = os.path.join(out_dir, "detachment.csv")
     meta = {"case": case.name, "figure": "Schäfer, Dippel & Wolf (1996) §4: e_tot against t0/tn",
             "N": list(FIGURE_N), "parameters": {k: v for k, v in values.items() if k not in ("N", "s_0")},
