@@ -56,3 +56,18 @@ def solve_exact(case, law, solver):
 @pytest.fixture
 def solved():
     return solve
+
+
+def assert_csv_holds(path, columns):
+    """The CSV file ``path`` (as ``write_csv_with_sidecar`` writes it) holds ``columns``
+    (name -> values) exactly: the same names in order, every number bit for bit (the
+    writer's ``repr`` round-trips), every label as its string."""
+    import csv
+
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    assert list(rows[0]) == list(columns), path
+    for name, values in columns.items():
+        numbers = np.asarray(values).dtype.kind in "fiu"
+        got = [float(r[name]) if numbers else r[name] for r in rows]
+        assert got == [float(v) if numbers else str(v) for v in values], (path, name)

@@ -85,6 +85,6 @@ def test_cli_run_param_only_where_the_case_takes_it(tmp_path, capsys):
     assert "takes no --param" in capsys.readouterr().err
     assert main(["run", "oblique-impact", "--param", "nonsense=2", "--out", str(tmp_path / "b")]) != 0
     assert "unknown parameter(s) ['nonsense']" in capsys.readouterr().err
-    assert main(["run", "dry-oscillator", "--jobs", "2", "--out", str(tmp_path / "a")]) == 2
+    assert main(["run", "km-pile", "--jobs", "2", "--out", str(tmp_path / "a")]) == 2
     assert "takes no --jobs" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

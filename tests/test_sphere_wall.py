@@ -3,7 +3,6 @@ linear dashpot's ``e_n`` and ``t_n``, the force-end restitution, gross sliding) 
 against IDA, an independent solver (stick-slip with spin)."""
 import math
 
-import numpy as np
 import pytest
 
 import nsfric
@@ -72,8 +71,7 @@ def test_run_writes_every_law_s_reference_and_the_figure(tmp_path):
     """``nsfric run sphere-wall --jobs 2``: one CSV per law (the laws differ in their
     states; a law name with ``/`` is no folder) and the figure; the references computed
     on the pool's processes are, bit for bit, those of this process."""
-    import csv
-
+    from conftest import assert_csv_holds
     from nsfric.cli import main
 
     assert main(["run", "sphere-wall", "--jobs", "2", "--out", str(tmp_path / "run")]) == 0
@@ -82,14 +80,8 @@ def test_run_writes_every_law_s_reference_and_the_figure(tmp_path):
     assert len([n for n in written if n.endswith(".csv")]) == len(get_case("sphere-wall").laws)
     assert "reference.png" in written and "reference-d-sds_linear-dashpot-force-end.csv" in written
     for law in ("coulomb", "d-sds/linear-dashpot-force-end"):
-        with open(tmp_path / "run" / f"reference-{law.replace('/', '_')}.csv") as f:
-            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
-        here = get_case("sphere-wall").reference_solution(law, samples=1001).columns()
-        assert list(rows[0]) == list(here)
-        for name, values in here.items():
-            numbers = np.asarray(values).dtype.kind == "f"
-            got = [float(r[name]) if numbers else r[name] for r in rows]
-            assert got == [float(v) if numbers else str(v) for v in values], (law, name)
+        assert_csv_holds(tmp_path / "run" / f"reference-{law.replace('/', '_')}.csv",
+                         get_case("sphere-wall").reference_solution(law, samples=1001).columns())
 
 
 def test_a_scheme_run_has_the_impact_observables_found_on_its_rows():

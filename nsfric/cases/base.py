@@ -321,42 +321,48 @@ class Case:
         and the contact force against time; the laws' references on ``jobs`` local
         processes (the same files as one process).  Cases override this to reproduce
         their paper's figures; the return value lists what was written."""
-        from ..io import write_csv_with_sidecar
         from ..plotting import figure, save
         from ..study.execute import map_tasks
-        from .reference import reference_meta
 
-        written = []
-        done = (lambda k, n: progress(f"{self.name}: {k}/{n} references")) if progress else None
-        sols = dict(zip(self.laws, map_tasks(functools.partial(_reference_of, self), self.laws, jobs=jobs, progress=done)))
-        for law, sol in sols.items():
-            path = os.path.join(out_dir, f"reference-{law.replace('/', '_')}.csv")  # T/N: no folder
-            side = write_csv_with_sidecar(path, sol.columns(), reference_meta(self, law, sol))
-            written += [path, side]
         model = self.model(self.default_law)
         panels = list(model.state_names) + [q for q in ("F", "F_n") if q in model.output_names]
+        done = (lambda k, n: progress(f"{self.name}: {k}/{n} references")) if progress else None
+        got = map_tasks(functools.partial(_write_reference, self, out_dir, tuple(panels)), self.laws, jobs=jobs,
+                        progress=done)
+        written = [path for paths, _ in got for path in paths]
+        curves = {law: curve for law, (_, curve) in zip(self.laws, got)}
         fig, axes = figure(len(panels), 1, sharex=True)
         # one colour and line style per law in every panel (laws may differ in their states,
         # so a panel's own colour cycle would give one law different colours), one legend
         style = {law: {"color": f"C{i % 10}", "ls": ("-", "--", ":")[i // 10 % 3]}
-                 for i, law in enumerate(sols)}
+                 for i, law in enumerate(curves)}
         lines = {}
         for ax, q in zip(axes[:, 0], panels):
-            for law, sol in sols.items():
-                if q in sol.state_names or q in sol.output_names:
-                    lines[law], = ax.plot(sol.t, sol[q], lw=1.2, **style[law])
+            for law, curve in curves.items():
+                if q in curve:
+                    lines[law], = ax.plot(curve["t"], curve[q], lw=1.2, **style[law])
             ax.set_ylabel(f"{q} [{self.unit_of(q)}]")
         axes[-1, 0].set_xlabel(f"t [{self.unit_of('t')}]")
-        axes[-1, 0].legend([lines[law] for law in sols if law in lines], [law for law in sols if law in lines],
+        axes[-1, 0].legend([lines[law] for law in curves if law in lines], [law for law in curves if law in lines],
                            loc="upper center", ncol=2, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.3))
         axes[0, 0].set_title(f"{self.name}: exact references ({self.reference})", fontsize=9)
         written.append(save(fig, os.path.join(out_dir, "reference.png")))
         return {"written": written}
 
 
-def _reference_of(case, law: str):
-    """The reference :meth:`Case.run` writes for ``law`` (one task of its pool)."""
-    return case.reference_solution(law, samples=1001)
+def _write_reference(case, out_dir: str, panels: tuple, law: str) -> tuple:
+    """Write the reference of ``law`` that :meth:`Case.run` writes (CSV + JSON sidecar)
+    into ``out_dir``; ``(paths, curves)`` with the curves of its figure, ``t`` and each of
+    ``panels`` the law has (one task of its pool: plain arrays travel back, not the
+    solution and its model)."""
+    from ..io import write_csv_with_sidecar
+    from .reference import reference_meta
+
+    sol = case.reference_solution(law, samples=1001)
+    path = os.path.join(out_dir, f"reference-{law.replace('/', '_')}.csv")  # T/N: no folder
+    side = write_csv_with_sidecar(path, sol.columns(), reference_meta(case, law, sol))
+    names = set(sol.state_names) | set(sol.output_names)
+    return [path, side], {"t": sol.t, **{q: sol[q] for q in panels if q in names}}
 
 
 # -- the package-level study API: case names resolved here, objects passed down ------------

@@ -26,11 +26,12 @@ class DryOscillator(Case):
 
         return systems.dry_oscillator(law)
 
-    def run(self, out_dir: str, progress=None) -> dict:
-        """The default reference outputs, then Fig 1 and the delta-approximation study
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
+        """The default reference outputs (the laws' references on ``jobs`` local
+        processes), then Fig 1 and the delta-approximation study
         (:mod:`nsfric.papers.krengel_matuttis.dry_oscillator_figures`)."""
         from nsfric.papers.krengel_matuttis.dry_oscillator_figures import run_figures
 
-        result = super().run(out_dir, progress)
+        result = super().run(out_dir, progress, jobs=jobs)
         result["written"] += run_figures(self, out_dir, progress)
         return result

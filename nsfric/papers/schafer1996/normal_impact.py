@@ -158,14 +158,15 @@ class NormalImpact(Case):
         return {"e_n": float(closed_form("linear-dashpot e_n", values)),
                 "t_n": float(closed_form("linear-dashpot t_n", values))}
 
-    def run(self, out_dir: str, progress=None) -> dict:
-        """The references of every law (CSV + JSON with ``summary``), their figure,
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
+        """The references of every law (CSV + JSON with ``summary``; on ``jobs`` local
+        processes), their figure,
         Fig 2 (``fig2.png``, ``fig2.csv`` + sidecar) and the discrete schemes' error of
         ``e_n`` (:mod:`~nsfric.papers.schafer1996.normal_impact_schemes`)."""
         from nsfric.papers.schafer1996.normal_impact_figures import write_fig2
         from nsfric.papers.schafer1996.normal_impact_schemes import write_schemes
 
-        out = super().run(out_dir, progress)
+        out = super().run(out_dir, progress, jobs=jobs)
         out["written"] += write_fig2(self, out_dir, progress)
         out["written"] += write_schemes(self, out_dir, progress)
         return out
