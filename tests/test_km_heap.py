@@ -153,7 +153,8 @@ def test_discs_and_methods_are_checked():
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("km-heap") / "out"
-    p = subprocess.run([sys.executable, "-m", "nsfric.cli", "run", "km-heap", "--out", str(out), "--param", "quick=1"],
+    p = subprocess.run([sys.executable, "-m", "nsfric.cli", "run", "km-heap", "--out", str(out), "--param", "quick=1",
+                        "--jobs", "2"],
                        capture_output=True, text=True, env=ENV, timeout=600)
     assert p.returncode == 0, p.stderr
     return out
@@ -203,3 +204,25 @@ def test_the_case_has_no_single_model():
     case = nsfric.get_case("km-heap")
     with pytest.raises(ValueError, match="nsfric run km-heap"):
         case.model()
+
+
+def test_fig7s_runs_on_two_processes_are_those_of_one():
+    """``nsfric run km-heap --jobs 2``: Fig 7's five runs from the common deposit (at rest,
+    no contact history) on a pool are, bit for bit and under their own keys, the runs
+    this process makes from that start."""
+    from dataclasses import replace
+
+    from nsfric.papers.krengel_matuttis.km_heap import RUNS, bind, heap_runs, law_params
+
+    values = bind({"quick": 1})
+    two = heap_runs(values, jobs=2)
+    X = two["deposit"].X.copy()
+    X[:, 3:] = 0.0
+    start = replace(two["discs"], X=X)
+    for method, dt in RUNS:
+        here = run_heap(start, method, dt, int(round(values["t_observe"] / dt)), law_params(values),
+                        keep=max(1, int(round(1e-4 / dt))))
+        got = two[(method, dt)]
+        assert np.array_equal(here.X, got.X) and here.rows.keys() == got.rows.keys(), (method, dt)
+        for c, v in here.rows.items():
+            assert np.array_equal(np.asarray(v), np.asarray(got.rows[c])), (method, dt, c)

@@ -123,10 +123,15 @@ def law_params(values: dict) -> dict:
     return {**{k: values[k] for k in ("Y", "D", "mu", "kt_ratio", "gt_ratio")}, "g_x": 0.0, "g_y": -G}
 
 
-def heap_runs(values: dict, progress=None, record_dt: float = 1e-4) -> dict:
+def heap_runs(values: dict, progress=None, record_dt: float = 1e-4, jobs: int = 1) -> dict:
     """The deposition and Fig 7's runs: ``{"deposit": HeapRun, (method, dt): HeapRun, ...}``
-    plus ``"discs"`` (the initial configuration) and ``"n_fixed"``."""
+    plus ``"discs"`` (the initial configuration) and ``"n_fixed"``.  Fig 7's runs start
+    from the same deposit and are independent: on ``jobs`` local processes (the same runs,
+    bit for bit)."""
     from dataclasses import replace
+    from functools import partial
+
+    from nsfric.study.execute import map_tasks
 
     discs, nf = setup(values)
     P = law_params(values)
@@ -139,12 +144,18 @@ def heap_runs(values: dict, progress=None, record_dt: float = 1e-4) -> dict:
     X = dep.X.copy()
     X[:, 3:] = 0.0                                   # the common start: at rest, no contact history
     start = replace(discs, X=X)
-    for method, dt in RUNS:
-        if progress:
-            progress(f"km-heap: {method}, dt = {dt:g} s")
-        out[(method, dt)] = run_heap(start, method, dt, int(round(values["t_observe"] / dt)), P,
-                                     keep=max(1, int(round(record_dt / dt))))
+    if progress:
+        progress("km-heap: " + "; ".join(f"{method}, dt = {dt:g} s" for method, dt in RUNS))
+    runs = map_tasks(partial(_observe, start, P, values["t_observe"], record_dt), RUNS, jobs=jobs)
+    out.update(zip(RUNS, runs))
     return out
+
+
+def _observe(start, P, t_observe: float, record_dt: float, run: tuple):
+    """One of Fig 7's runs, ``run = (method, dt)``, from the deposit ``start`` (one task
+    of :func:`heap_runs`'s pool)."""
+    method, dt = run
+    return run_heap(start, method, dt, int(round(t_observe / dt)), P, keep=max(1, int(round(record_dt / dt))))
 
 
 class KMHeap(Case):
@@ -167,9 +178,10 @@ class KMHeap(Case):
         self.check_law(law)
         return bind(params)
 
-    def run(self, out_dir: str, progress=None, params=None) -> dict:
+    def run(self, out_dir: str, progress=None, params=None, jobs=1) -> dict:
         """Figs 6-7 and their CSVs (:mod:`nsfric.papers.krengel_matuttis.km_heap_figures`); ``params``
-        override :data:`PARAMS` (``quick=1`` for a small run)."""
+        override :data:`PARAMS` (``quick=1`` for a small run); Fig 7's runs on ``jobs``
+        local processes."""
         from nsfric.papers.krengel_matuttis.km_heap_figures import write_all
 
-        return {"written": write_all(self, out_dir, bind(params), progress)}
+        return {"written": write_all(self, out_dir, bind(params), progress, jobs=jobs)}

@@ -112,8 +112,10 @@ def _ratio(a, b):
     return a / b if b else None
 
 
-def write_all(case, out_dir: str, values: dict, progress=None) -> list:
-    runs = heap_runs(values, progress)
+def write_all(case, out_dir: str, values: dict, progress=None, jobs: int = 1) -> list:
+    """Figs 6-7, their CSVs and the runs' CSVs into ``out_dir`` (Fig 7's runs on ``jobs``
+    local processes); the paths written."""
+    runs = heap_runs(values, progress, jobs=jobs)
     summ = summary(runs, values)
     meta = {"case": case.name, "reference": case.reference, "parameters": values, "summary": summ,
             "stick_rule": stick_rule().name,
