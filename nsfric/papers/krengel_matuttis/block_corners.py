@@ -157,7 +157,7 @@ class BlockCornerSprings(BlockCorners):
         self.spring_exprs = []
         for k, xi in enumerate(self.springs):
             sub = {L.xi: xi, L.v: self.tangential_velocities[k], L.F_N: self.forces[k]}
-            self.spring_exprs += spring_slider_expressions(self.spring_law, sub, xi)
+            self.spring_exprs += spring_slider_expressions(self.spring_law, sub)
 
     def derived(self):
         """The output evaluator, with the spring law's forces."""

@@ -86,7 +86,7 @@ def cundall_strack_expressions():
     rate of ``xi`` (eqs 19-20 integrated), the switching functions, the slip forces and
     the projections of ``xi`` (``h_plus = 0`` / ``h_minus = 0`` solved for ``xi``)."""
     law = T.cundall_strack(k=K_T, gamma=GAMMA_T, params=())
-    out = spring_slider_expressions(law, {L.xi: xi_c, L.v: v_t, L.F_N: F_n, L.mu: mu}, xi_c)
+    out = spring_slider_expressions(law, {L.xi: xi_c, L.v: v_t, L.F_N: F_n, L.mu: mu})
     return out, (xi_c, v_t, F_n, m_eff_tan, Y, kt_ratio, gt_ratio, mu)
 
 
