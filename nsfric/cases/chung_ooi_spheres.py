@@ -45,7 +45,8 @@ R_1 R_2/(R_1 + R_2)``).  Contact parameters (:func:`pair_params`): ``k_n_tilde =
 sqrt(R*)``, ``k_ta = 8 G*`` with ``E* = E/(2 (1 - nu^2))``, ``G* = G/(2 (2 - nu))`` (two
 spheres of one material); the Hertz-Mindlin contact radius ``a = sqrt(R* xi)``.  The lever
 arm is the radius (``arm_overlap = 0``, ``l_i = R_i - arm_overlap xi/2``), as in
-``chung-ooi`` and the tests' closed forms.
+``chung-ooi`` and the tests' closed forms; ``torque_arm_shift`` moves the torque's arm alone
+(1: LAMMPS's ``pair granular``, :class:`~nsfric.symbolic.kinematics.PlanarDiscs`).
 
 Observables (:meth:`ChungOoiSpheres.observables`) at the contact end (zero overlap): the
 relative normal restitution ``e_n``, ``psi_f = v_t^f/v_n^i`` and ``e_t = v_t^f/v_t^i`` of the
@@ -79,6 +80,7 @@ COPPER = C.Material("copper", 1.2e11, 0.35, 8900.0)
 #: speeds towards each other and initial spins about z
 v_1, v_2, omega_1i, omega_2i = sp.symbols("v_1 v_2 omega_1i omega_2i", real=True)
 arm_overlap = sp.Symbol("arm_overlap", nonnegative=True)
+torque_arm_shift = sp.Symbol("torque_arm_shift", real=True)
 _M1, _M2, _I1, _I2, _R1, _R2 = sp.symbols("m_1 m_2 I_1 I_2 R_1 R_2", positive=True)  # PlanarDiscs' own
 
 
@@ -140,7 +142,9 @@ _DEFAULT = TESTS["T7-elastic-al-alloy"].params
 
 
 def kinematics() -> PlanarDiscs:
-    """Two spheres of T7 (Al alloy, ``R = 0.1 m``), lever arm ``R_i - arm_overlap xi/2``."""
+    """Two spheres of T7 (Al alloy, ``R = 0.1 m``), lever arm ``R_i - arm_overlap xi/2`` (the
+    torque's moved by ``torque_arm_shift xi/2``: LAMMPS's ``pair granular`` takes ``R_i`` for
+    the contact-point velocity and ``R_i - xi/2`` for the torque)."""
     d = _DEFAULT
     docs = {"m": ("mass of sphere {i}", "kg"), "I": ("moment of inertia of sphere {i}", "kg m^2"),
             "R": ("radius of sphere {i}", "m")}
@@ -148,7 +152,9 @@ def kinematics() -> PlanarDiscs:
                        unit=docs[str(sym)[0]][1]) for sym in (_M1, _M2, _I1, _I2, _R1, _R2))
     arm = L.P(arm_overlap, 0.0, 0, 1, doc="lever arm l_i = R_i - arm_overlap xi/2 (0: the radius, as the tests' "
               "closed forms; 1: the common contact point)")
-    return PlanarDiscs(params=params + (arm,), arm_overlap=arm_overlap)
+    torque = L.P(torque_arm_shift, 0.0, -1, 1, doc="torque arm R_i - (arm_overlap + torque_arm_shift) xi/2: 0 = the "
+                 "velocity's arm; LAMMPS's pair granular: arm_overlap = 0, torque_arm_shift = 1")
+    return PlanarDiscs(params=params + (arm, torque), arm_overlap=arm_overlap, torque_arm_shift=torque_arm_shift)
 
 
 def split_law(law: str) -> tuple:
