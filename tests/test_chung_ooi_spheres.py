@@ -74,9 +74,16 @@ def test_two_sphere_contact_constants_from_the_materials():
             S.pair_params(C.AL_ALLOY, **args)
 
 
-def test_spheres_that_do_not_approach_are_refused(case):
+def test_spheres_that_do_not_approach_are_refused(case, tmp_path, capsys):
+    from nsfric.cli import main
+
     with pytest.raises(ValueError, match="v_1 \\+ v_2 must be > 0"):
         case.bind("mindlin", {"v_1": 0.0, "v_2": 0.0})
+    out = tmp_path / "ref.csv"
+    assert main(["reference", "chung-ooi-spheres", "--param", "v_1=0", "--param", "v_2=0", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "v_1 + v_2 must be > 0 (the spheres approach each other), got 0.0" in err and "Traceback" not in err
+    assert not any(tmp_path.iterdir())
 
 
 @pytest.mark.parametrize("test,law", [("T7-elastic-al-alloy", "mindlin"), ("T7-elastic-copper", "mindlin-force")])

@@ -240,6 +240,7 @@ class ChungOoiSpheres(ComposedLaws, Case):
     units = {q: "m" for q in ("x_1", "y_1", "x_2", "y_2", "xi", "zeta")}
     units.update({q: "m/s" for q in ("vx_1", "vy_1", "vx_2", "vy_2", "vx_1f")})
     units.update({"omega_1": "1/s", "omega_2": "1/s", "omega_f": "1/s", "omega_2f": "1/s", "F": "N", "F_n": "N",
+                  "F_e": "N", "F_t_el": "N", "E_el": "J", "E_t": "J",
                   "t": "s", "t_n": "s", "E_kin_before": "J", "E_kin_after": "J", "rebound_angle": "deg"})
     unit = "n.u."
     solver_defaults = {(law, s): {"atol": 1e-15} for law in C.TANGENTIAL for s in ("filippov", "ida")}
@@ -258,7 +259,7 @@ class ChungOoiSpheres(ComposedLaws, Case):
         values = super().bind(law, params)
         approach = np.asarray(values["v_1"], dtype=float) + np.asarray(values["v_2"], dtype=float)
         if not np.all(approach > 0):
-            raise ValueError(f"v_1 + v_2 must be > 0 (the spheres approach each other), got {approach.min()!r}")
+            raise ValueError(f"v_1 + v_2 must be > 0 (the spheres approach each other), got {float(approach.min())!r}")
         return values
 
     def contact_t_end(self, law: str, values: dict) -> float:
