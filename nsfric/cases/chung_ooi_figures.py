@@ -205,7 +205,7 @@ def _normalised(test: C.Test, pts: list, obs: dict) -> dict:
     if test.name in S.TESTS:  # two spheres: relative v_n; slip signed as its start (T6's convention)
         vn = np.array([p["v_1"] + p["v_2"] for p in pts])
         sign = np.array([np.sign(S.initial_slip(p)) or 1.0 for p in pts])
-        mu, R = test.params["mu"], test.params["R_1"]
+        mu = test.params["mu"]
         vt_f, vn_f = sign * obs["psi_f"] * vn, obs["e_n"] * vn
         return {"e_n": obs["e_n"], "omega_f": obs["omega_f"], "vx_1f": obs["vx_1f"], "e_t": obs["e_t"],
                 "norm_rebound_angle": vt_f / (mu * vn_f), "rebound_angle": obs["rebound_angle"]}
@@ -225,7 +225,8 @@ PANELS = {"T3": (("e_n", "restitution coefficient e_n"),),
           "T5": (("norm_rebound_angle", "v_t^f/(mu v_n^f)"), ("norm_omega_f", "R omega_f/(mu v_n)")),
           "T6": (("e_t", "v_t^f/v_t^i (contact point)"), ("norm_rebound_angle", "v_t^f/(mu v_n^f)")),
           "T7": (("vx_1f", "sphere 1: tangential velocity v_x^f [m/s]"), ("omega_f", "sphere 1: rebound spin [1/s]")),
-          "T8": (("e_t", "v_t^f/v_t^i (contact points)"), ("norm_rebound_angle", "v_t^f/(mu v_n^f), slip as at the start")),
+          "T8": (("e_t", "v_t^f/v_t^i (contact points)"),
+                 ("norm_rebound_angle", "v_t^f/(mu v_n^f), slip as at the start")),
           "Thornton": (("psi_f_over_mu", "v_t^f/(mu v_n^i)"), ("norm_omega_f", "R omega_f/(mu v_n)"),
                        ("e_t_com", "tangential restitution v_x^f/v_x^i"))}
 

@@ -131,7 +131,8 @@ def _tests() -> dict:
             out[f"T8-{kind}-{tag}"] = C.Test(
                 f"T8-{kind}-{tag}", f"T8 ({'e = 1' if e == 1 else 'e = 0.5, LIGGGHTS damping'}): {mat.name} "
                 "sphere (R = 0.1 m, 0.2 m/s, spin omega) on a sphere of 5 R and 1000 times its density", mat,
-                {**base, **damp}, {"omega_1i": _OMEGA}, ("normalised incident angle R_1 omega_i/v_n", 0.1 * _OMEGA / 0.2),
+                {**base, **damp}, {"omega_1i": _OMEGA},
+                ("normalised incident angle R_1 omega_i/v_n", 0.1 * _OMEGA / 0.2),
                 _LPFM + "test08/in.impact_2_spheres", e)
     return out
 
