@@ -127,8 +127,9 @@ def test_t8_large_spin_slides_throughout_as_the_closed_form(case):
     """T8 at 21 rad/s with ``mindlin`` (it failed: the contact end sampled at exactly zero
     overlap, where the stick exit is -inf): no stick, the tangential impulse is ``mu`` times
     the normal one.  The rigid-body closed form takes the normal fixed; the exact one turns
-    by ``~1e-4`` rad while sphere 1 slides past, which moves ``e_n`` by 5.9e-5 and the
-    rest by as much -- the closed form holds to 2e-4, not to the solvers' 1e-9."""
+    by ``~1e-4`` rad while sphere 1 slides past, which moves ``e_n`` by 5.9e-5 and the rest
+    by as much (``psi_f`` 1.4e-5, ``vx_1f`` 6.2e-5) -- the closed form holds to 1e-4, not to
+    the solvers' 1e-9."""
     p = C.points(S.TESTS["T8-elastic-al-alloy"])[19]
     a = case.reference_solution("mindlin", params=p)
     assert [e.kind for e in a.events] == ["slip", "contact-end"]
@@ -136,7 +137,7 @@ def test_t8_large_spin_slides_throughout_as_the_closed_form(case):
     gs = S.gross_sliding(case.bind("mindlin", p))
     s = a.summary
     for q in ("psi_f", "omega_f", "vx_1f", "rebound_angle"):
-        assert s[q] == pytest.approx(gs[q], rel=2e-4), q
+        assert s[q] == pytest.approx(gs[q], rel=1e-4), q
         assert s[q] == pytest.approx(b[q], rel=1e-9), q  # sliding throughout: the spring never acts
     assert 0 < s["e_n"] - 1 < 1e-4
 

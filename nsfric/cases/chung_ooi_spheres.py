@@ -56,7 +56,8 @@ degrees, sphere 1's rebound spin ``omega_f`` and tangential centre velocity ``vx
 (what LIGGGHTS's T7 script prints), sphere 2's spin ``omega_2f``, the contact duration
 ``t_n`` and the kinetic energies.  Closed forms: :func:`t7_closed_form` and the impact that
 slides throughout (:func:`gross_sliding`, rigid-body impulses along the initial normal: the
-normal's turn during the contact, ``~1e-4`` rad in T8, is what it leaves out).
+normal's turn during the contact, ``~1e-4`` rad in T8, is what it leaves out -- 1.4e-5 in
+``psi_f``, 6.2e-5 in ``vx_1f`` at 21 rad/s, Al alloy; the exact ``e_n`` is 1 + 5.9e-5).
 """
 from __future__ import annotations
 
