@@ -258,7 +258,8 @@ def _closed_spheres(test: C.Test, pts: list, e_n: float) -> dict:
         gs = [S.gross_sliding(p, e_n) for p in pts]
         psi_i = np.array([S.initial_slip(p) / (p["v_1"] + p["v_2"]) for p in pts])
         obs = {q: np.array([g[q] for g in gs]) for q in ("psi_f", "omega_f", "vx_1f", "rebound_angle")}
-        obs.update({"e_n": np.full(len(pts), e_n), "e_t": obs["psi_f"] / psi_i})
+        e_t = obs["psi_f"] / psi_i  # below 0 the slip would reverse: the contact sticks, no closed form
+        obs.update({"e_n": np.full(len(pts), e_n), "e_t": np.where(e_t >= 0, e_t, np.nan)})
     return _normalised(test, pts, obs)
 
 
