@@ -14,6 +14,15 @@ all with the lever arm ``R`` (the case's default ``arm_overlap = 0``).
 The sphere starts touching the wall (centre at ``y = R``); ``fix halt`` ends the run at the
 first step with the sphere above ``y = R`` again, traced back along the free flight to
 zero overlap, where the case computes its observables (as :mod:`nsfric.adapters.lammps_wall`).
+
+T7 and T8 (case ``chung-ooi-spheres``): :func:`run_spheres` runs the two spheres with ``pair
+granular`` and the same sub-models (``kn = k_n_tilde/sqrt(R*)``).  ``pair granular`` takes the
+radius ``R_i`` as the lever arm of the contact-point velocity and ``R_i - delta/2`` for the
+torque (:data:`SPHERES_ARMS`: ``torque_arm_shift = 1`` of the case); measured with the wheel
+2025.7.22 (``tests/test_chung_ooi_spheres.py``), ``mindlin/force`` on T8 at 21 rad/s
+converges to the exact ``psi_f`` under those arms (errors 3.8e-7, 1.4e-9, 1.3e-10 at
+``t_n/100, /400, /1600``) and stays 5.5e-4 from the reference with the arm ``R_i`` of both;
+on T7 the spins come out unchanged at every step.
 """
 from __future__ import annotations
 
@@ -109,3 +118,93 @@ def runner(style: str = "hertz-mindlin"):
     """``(dt, params) -> observables``: :func:`run_chung_ooi` with ``style``, the callable
     :func:`nsfric.verify` takes."""
     return impact_runner(run_chung_ooi, style, STYLES, CASE)
+
+
+#: the two-sphere case (T7, T8) :func:`run_spheres` runs
+SPHERES_CASE = "chung-ooi-spheres"
+#: LAMMPS's ``pair granular`` lever arms on ``chung-ooi-spheres``: ``R_i`` for the contact-point
+#: velocity, ``R_i - delta/2`` for the torque (``src/GRANULAR/pair_granular.cpp``)
+SPHERES_ARMS = {"arm_overlap": 0.0, "torque_arm_shift": 1.0}
+
+
+def spheres_deck(values: dict, dt: float, style: str) -> list:
+    """The LAMMPS input of a ``chung-ooi-spheres`` point (bound parameters ``values``):
+    ``pair_style granular``, ``pair_coeff * * hertz kn 0 damping velocity tangential
+    TANGENTIAL kt 0 mu`` (``kn = k_n_tilde/sqrt(R*)``, ``kt = k_ta``), the spheres in the
+    plane ``z = 0`` as the case puts them (sphere 1 at ``(0, R_1)``, sphere 2 at ``(0, XI0 -
+    R_2)``), ``fix nve/sphere``, ``fix halt`` at the first step with the spheres apart."""
+    from ..cases.chung_ooi import XI0
+
+    r = repr
+    R1, R2 = values["R_1"], values["R_2"]
+    kn = values["k_n_tilde"] / math.sqrt(R1 * R2 / (R1 + R2))
+    box = 4 * (R1 + R2)
+    return ["units si", "atom_style sphere", "dimension 3", "boundary f f f", "atom_modify map array",
+            "comm_modify vel yes", f"region box block {r(-box)} {r(box)} {r(-box)} {r(box)} {r(-box)} {r(box)}",
+            "create_box 1 box", f"create_atoms 1 single 0 {r(R1)} 0 units box",
+            f"create_atoms 1 single 0 {r(XI0 - R2)} 0 units box",
+            f"set atom 1 diameter {r(2 * R1)}", f"set atom 2 diameter {r(2 * R2)}",
+            f"set atom 1 mass {r(values['m_1'])}", f"set atom 2 mass {r(values['m_2'])}",
+            f"set atom 1 vx 0 vy {r(-values['v_1'])} vz 0", f"set atom 2 vx 0 vy {r(values['v_2'])} vz 0",
+            f"set atom 1 omega 0 0 {r(values['omega_1i'])}", f"set atom 2 omega 0 0 {r(values['omega_2i'])}",
+            "pair_style granular", f"pair_coeff * * hertz {r(kn)} 0.0 damping velocity tangential {_TANGENTIAL[style]} "
+            f"{r(values['k_ta'])} 0.0 {r(values['mu'])}", f"neighbor {r(0.5 * min(R1, R2))} bin",
+            "neigh_modify delay 0 every 1 check yes", "fix integrate all nve/sphere", f"timestep {r(float(dt))}",
+            "variable dx equal x[2]-x[1]", "variable dy equal y[2]-y[1]", "variable dz equal z[2]-z[1]",
+            f"variable apart equal (v_dx*v_dx+v_dy*v_dy+v_dz*v_dz>={r((R1 + R2) ** 2)})*(step>1)",
+            "fix stop all halt 1 v_apart > 0.5 error continue", "thermo 0"]
+
+
+def run_spheres(params: dict | None, dt: float, style: str = "hertz-mindlin-force") -> dict:
+    """The observables of one LAMMPS run of a ``chung-ooi-spheres`` point (T7, T8).
+
+    Parameters
+    ----------
+    params : dict or None
+        Case parameters of ``chung-ooi-spheres`` (the lever arms are LAMMPS's own,
+        :data:`SPHERES_ARMS`; ``gamma_t`` must be 0, the spheres ``I_i = 2/5 m_i R_i^2``).
+    dt : float
+        Time step [s], > 0 and below the contact duration.
+    style : str
+        One of :data:`STYLES`.
+
+    Returns
+    -------
+    dict
+        The case's observables at the contact end (the run traced back along the free
+        flight to zero overlap), ``steps`` and the wall time ``seconds``.
+    """
+    import time
+
+    import numpy as np
+
+    from ..cases.chung_ooi import XI0
+    from ._runner import impact_setup
+    from .lammps import INERTIA, _back_to_contact, _lammps
+
+    setup = impact_setup(SPHERES_CASE, STYLES, style, dt, {**(params or {}), **SPHERES_ARMS})
+    values = setup.values
+    _no_tangential_damping(values)
+    for i in (1, 2):
+        if not math.isclose(values[f"I_{i}"], INERTIA * values[f"m_{i}"] * values[f"R_{i}"] ** 2, rel_tol=1e-12):
+            raise ValueError(f"I_{i} must be 2/5 m_{i} R_{i}^2 for LAMMPS's spheres, got {values[f'I_{i}']:.6g}")
+    start = time.perf_counter()
+    lmp = _lammps().lammps(cmdargs=["-log", "none", "-screen", "none", "-nocite"])
+    try:
+        lmp.commands_list(spheres_deck(values, setup.dt, style))
+        lmp.command(f"run {setup.max_steps}")
+        step = int(lmp.get_thermo("step"))
+        order = np.argsort(np.array(lmp.numpy.extract_atom("id")[:2]))
+        x, v, w = (np.array(lmp.numpy.extract_atom(q)[:2])[order] for q in ("x", "v", "omega"))
+    finally:
+        lmp.close()
+    if step >= setup.max_steps:
+        raise RuntimeError(f"LAMMPS: the contact did not end within {setup.max_steps} steps of {dt:g} s")
+    s = _back_to_contact(x[1] - x[0], v[1] - v[0], values["R_1"] + values["R_2"])
+    xe = x - s * v  # free flight back to zero overlap
+    names = ["x_1", "y_1", "vx_1", "vy_1", "omega_1", "x_2", "y_2", "vx_2", "vy_2", "omega_2"]
+    y = [xe[0, 0], xe[0, 1], v[0, 0], v[0, 1], w[0, 2], xe[1, 0], xe[1, 1], v[1, 0], v[1, 1], w[1, 2]]
+    t_n = step * setup.dt - s + XI0 / (values["v_1"] + values["v_2"])  # from first touch, as the case
+    out = setup.case.impact_observables(values, np.array(y), names, t_n)
+    out.update(steps=step, seconds=time.perf_counter() - start)
+    return out

@@ -41,9 +41,10 @@ head-on: exactly the impact of one sphere of mass ``m*`` and radius ``R*`` on a 
 tangential velocity), T6 (spin, no tangential velocity), each elastic (``e = 1``:
 ``T4-elastic``, ``T6-elastic``) and with LIGGGHTS's damping for the tests' restitution
 (``T4-damped``: ``e = 0.98``, ``T6-damped``: ``e = 0.5``; :func:`liggghts_damped`, law
-``mindlin-elastic-test/hertz-tsuji``).  Not built, named in :data:`SKIPPED` with the
-reason: T7 and T8, two spinning spheres, a geometry the engine lacks (the two-disc
-kinematics belongs to a paper's case).
+``mindlin-elastic-test/hertz-tsuji``).  T7 and T8, two spheres (spinning, of two sizes),
+are the sibling case ``chung-ooi-spheres`` (:mod:`nsfric.cases.chung_ooi_spheres`: the same
+laws on two spheres, :class:`~nsfric.symbolic.kinematics.PlanarDiscs`), written by ``nsfric
+run chung-ooi`` beside the others; :data:`SKIPPED` (empty) would name a test not built.
 
 The contact starts at the overlap :data:`XI0` (``a = 0`` at zero overlap makes every
 tangential surface start on a corner, as in ``oblique-impact``); the time it takes to
@@ -72,7 +73,7 @@ from nsfric.symbolic import slip_rule_laws as SR
 from nsfric.symbolic import tangential as T
 from nsfric.symbolic.coupling import couple
 
-REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 (LIGGGHTS-PFM "
+REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6, T7-T8 in chung-ooi-spheres (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
 TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test")
 NORMAL = ("hertz", "hertz-tsuji")
@@ -249,10 +250,8 @@ def _tests() -> dict:
 
 #: the test points, by name (:class:`Test`)
 TESTS = _tests()
-#: the tests not built, and why
-SKIPPED = {
-    "T7, T8": "two spinning spheres: the engine has no two-sphere kinematics (oblique-impact is a paper's case)",
-}
+#: the tests not built, and why (none: T7 and T8 are :mod:`nsfric.cases.chung_ooi_spheres`)
+SKIPPED: dict = {}
 
 
 def points(test: Test) -> list:
@@ -281,28 +280,31 @@ def _kinematics() -> SphereOnWall:
             "closed forms)")))
 
 
-def normal_law(name: str = "hertz"):
+def normal_law(name: str = "hertz", defaults: dict = _DEFAULT):
     """Hertz's law (``hertz``, or ``hertz-tsuji`` with LIGGGHTS's damping form) with the
-    stiffness of T4's Al oxide sphere on a rigid plane by default."""
+    stiffness ``defaults["k_n_tilde"]`` by default (T4's Al oxide sphere on a rigid plane)."""
     law = N.hertz() if name == "hertz" else N.hertz_tsuji()
-    k = L.P(N.k_n_tilde, _DEFAULT["k_n_tilde"], 0, lo_open=True, doc="Hertz stiffness 4/3 E* sqrt(R*)",
+    k = L.P(N.k_n_tilde, defaults["k_n_tilde"], 0, lo_open=True, doc="Hertz stiffness 4/3 E* sqrt(R*)",
             unit="N m^-3/2")
     return replace(law, params=(k,) + tuple(p for p in law.params if p.symbol != N.k_n_tilde))
 
 
-def tangential_law(name: str):
-    """The tangential law ``name`` with ``k_ta = 8 G*`` on the sphere's radius."""
-    mu = L.P(L.mu, 0.092, 0, doc="friction coefficient")
-    params = (L.P(T.k_ta, _DEFAULT["k_ta"], 0, lo_open=True, unit="N/m^2",
+def tangential_law(name: str, radius=_R, defaults: dict = _DEFAULT):
+    """The tangential law ``name`` with ``k_ta = 8 G*`` (default ``defaults["k_ta"]``,
+    ``mu`` ``defaults["mu"]`` or 0.092) on the contact radius ``a = sqrt(radius xi)``
+    (``radius``: the sphere's radius ``R`` by default, an expression of the effective
+    radius for two spheres)."""
+    mu = L.P(L.mu, defaults.get("mu", 0.092), 0, doc="friction coefficient")
+    params = (L.P(T.k_ta, defaults["k_ta"], 0, lo_open=True, unit="N/m^2",
                   doc="tangential stiffness per unit contact radius 8 G*"),
               L.P(T.gamma_t, 0.0, 0, unit="kg/s", doc="tangential damping"), mu)
     liggghts = (params[0], L.P(SR.gamma_t_tsuji, 0.0, 0, unit="kg m^-1/4 s^-1",
                                doc="tangential damping coefficient of delta^(1/4) v (liggghts_tangential_damping)"),
                 mu)
-    build = {"mindlin": lambda: T.mindlin(_R, params), "mindlin-force": lambda: T.mindlin_force(_R, params),
-             "mindlin-rescale": lambda: T.mindlin_rescale(_R, params),
-             "mindlin-rescale-force": lambda: T.mindlin_rescale_force(_R, params),
-             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(_R, liggghts)}
+    build = {"mindlin": lambda: T.mindlin(radius, params), "mindlin-force": lambda: T.mindlin_force(radius, params),
+             "mindlin-rescale": lambda: T.mindlin_rescale(radius, params),
+             "mindlin-rescale-force": lambda: T.mindlin_rescale_force(radius, params),
+             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(radius, liggghts)}
     return T.with_normal_magnitude(build[name]())
 
 

@@ -28,6 +28,15 @@
   of the contact (``F_n < 0``, the bound ``mu |F_n|``): the damped T6's exact rebound at
   large spin lies below that line (7 % at ``R omega_i/v_n = 7``, nylon).  The damped T6
   is cross-checked to 1e-6 only (:data:`FAMILY_CROSS_CHECK`).
+* ``T7.csv``/``.png``, ``T7-damped.csv``/``.png``: Chung & Ooi's two equal spheres spinning at
+  ``omega`` and ``-omega`` (case ``chung-ooi-spheres``, :mod:`nsfric.cases.chung_ooi_spheres`):
+  sphere 1's tangential centre velocity and rebound spin against the initial spin, with the
+  closed form of no slip (:func:`~nsfric.cases.chung_ooi_spheres.t7_closed_form`: 0 and
+  ``omega_i``); ``T8.csv``/``.png``, ``T8-damped.csv``/``.png``: the sphere on a sphere of five
+  times its radius, ``v_t^f/v_t^i`` and ``v_t^f/(mu v_n^f)`` of the contact points (signed as
+  the slip at the start, T6's convention) against ``R_1 omega_i/v_n``, beside the impact
+  sliding throughout (:func:`~nsfric.cases.chung_ooi_spheres.gross_sliding`).  ``nsfric run
+  chung-ooi-spheres`` writes these alone (:func:`write_spheres`).
 
 The points are sweeps (:func:`nsfric.study.sweep.sweep`) of the picklable
 :class:`TestPoint`, cached by content in ``cache_dir``.
@@ -39,6 +48,7 @@ import os
 import numpy as np
 
 from nsfric.cases import chung_ooi as C
+from nsfric.cases import chung_ooi_spheres as S
 from nsfric.io import write_csv_with_sidecar
 from nsfric.plotting import figure, save
 from nsfric.study.cache import content_key, model_hash
@@ -55,10 +65,32 @@ FAMILIES = {"T3": (("T3-al-oxide", "T3-cast-iron"), ("mindlin/hertz-tsuji",)),
             "T5": (("T5-steel", "T5-polyethylene"), LAWS),
             "T6": (("T6-elastic-al-alloy", "T6-elastic-nylon"), LAWS),
             "T6-damped": (("T6-damped-al-alloy", "T6-damped-nylon"), DAMPED),
-            "Thornton": (("Thornton",), LAWS)}
+            "Thornton": (("Thornton",), LAWS),
+            "T7": (("T7-elastic-al-alloy", "T7-elastic-copper"), LAWS),
+            "T7-damped": (("T7-damped-al-alloy", "T7-damped-copper"), DAMPED),
+            "T8": (("T8-elastic-al-alloy", "T8-elastic-nylon"), LAWS),
+            "T8-damped": (("T8-damped-al-alloy", "T8-damped-nylon"), DAMPED)}
+#: the families of two spheres (case ``chung-ooi-spheres``, :mod:`nsfric.cases.chung_ooi_spheres`)
+SPHERE_FAMILIES = ("T7", "T7-damped", "T8", "T8-damped")
+#: every test by name, T1-T6 and Thornton of ``chung-ooi``, T7 and T8 of ``chung-ooi-spheres``
+ALL_TESTS = {**C.TESTS, **S.TESTS}
 SWEPT = tuple(t for tests, _ in FAMILIES.values() for t in tests)
 SOLVERS = ("filippov", "ida")
 KEYS = ("psi_f", "e_n", "e_t", "e_t_com", "omega_f", "rebound_angle", "t_n", "sticks")
+#: the observables of a two-sphere point: sphere 1's spin and centre velocity, sphere 2's spin
+SPHERE_KEYS = ("psi_f", "e_n", "e_t", "omega_f", "omega_2f", "vx_1f", "rebound_angle", "t_n", "sticks")
+
+
+def keys_of(test: str) -> tuple:
+    """The observables a point of ``test`` gives (:data:`KEYS` or :data:`SPHERE_KEYS`)."""
+    return SPHERE_KEYS if test in S.TESTS else KEYS
+
+
+def case_of(test: str, case):
+    """The case that solves ``test``: ``chung-ooi-spheres`` for T7 and T8, else ``case``."""
+    from nsfric.cases import get_case
+
+    return get_case(S.ChungOoiSpheres.name) if test in S.TESTS else case
 
 
 def run_options(params: dict) -> dict:
@@ -87,8 +119,9 @@ CROSS_CHECK = 1e-8
 #: solver's own value moves with its tolerances (filippov: 9e-10 in ``psi_f`` from
 #: ``atol`` 1e-15 to 1e-18 and against Radau): the overlap is the difference of the centre's
 #: height (0.1 m, resolved to ``rtol |y|`` = 1e-13 m) and the radius, 1e-8 of itself, and
-#: LIGGGHTS's damping ``~ xi^(1/4)`` reads it
-FAMILY_CROSS_CHECK = {"T6-damped": 1e-6}
+#: LIGGGHTS's damping ``~ xi^(1/4)`` reads it; the damped T8 (spheres of 0.1 and 0.5 m) in the same
+#: way: 3.8e-8 at ``R_1 omega_i/v_n = 0.0875`` (Al alloy)
+FAMILY_CROSS_CHECK = {"T6-damped": 1e-6, "T8-damped": 1e-6}
 RETRIES = ({}, {"atol_per_xi_max": 1e-8}, {"atol_per_xi_max": 1e-10, "rtol": 1e-11})
 #: (law, solver) pairs that start from another retry: IDA on LIGGGHTS's damped law takes
 #: 127,000 steps (16 s) at T4-damped's 5 degrees with the case's options and stalls with
@@ -102,7 +135,8 @@ def retry_options(opts: dict, values: dict) -> dict:
     point with bound parameters ``values``."""
     out = {k: v for k, v in opts.items() if k != "atol_per_xi_max"}
     if "atol_per_xi_max" in opts:
-        out["atol"] = opts["atol_per_xi_max"] * C.hertz_impact(values)["xi_max"]
+        one_body = S.effective(values) if "m_1" in values else values  # two spheres: m*, R*
+        out["atol"] = opts["atol_per_xi_max"] * C.hertz_impact(one_body)["xi_max"]
     return out
 
 
@@ -119,7 +153,7 @@ class TestPoint:
     def cache_token(self) -> str:
         """Changes with the model's content, the test's points and the solver's options."""
         return content_key({"case": self.case.name, "law": self.law, "model": model_hash(self.case.model(self.law)),
-                            "points": C.points(C.TESTS[self.test]), "solver": self.solver,
+                            "points": C.points(ALL_TESTS[self.test]), "solver": self.solver,
                             "options": self.case.solver_options(self.law, self.solver),
                             "retries": LAW_RETRIES.get((self.law, self.solver), RETRIES),
                             "max_seconds": MAX_SECONDS})
@@ -127,7 +161,7 @@ class TestPoint:
     def __call__(self, point: dict) -> dict:
         from nsfric.errors import BudgetError, SolverFailure, ZenoError
 
-        p = C.points(C.TESTS[self.test])[int(point["i"])]
+        p = C.points(ALL_TESTS[self.test])[int(point["i"])]
         errors = []
         for retry in LAW_RETRIES.get((self.law, self.solver), RETRIES):
             opts = retry_options(retry, self.case.bind(self.law, p))
@@ -139,7 +173,7 @@ class TestPoint:
                 continue
             if not sol.summary:
                 raise RuntimeError(self.case.why_no_observables(self.law, sol))
-            out = {k: float(sol.summary.get(k, np.nan)) for k in KEYS if k != "sticks"}
+            out = {k: float(sol.summary.get(k, np.nan)) for k in keys_of(self.test) if k != "sticks"}
             return {**out, "sticks": float(any(e.kind == "stick" for e in sol.events)),
                     "how": f"{self.solver} {opts or 'defaults'}"}
         raise SolverFailure(f"{self.solver}: {'; '.join(errors)}")
@@ -148,24 +182,33 @@ class TestPoint:
 def _sweep_test(case, test: str, law: str, solver: str, idx, jobs, cache_dir) -> tuple:
     """The observables of the points ``idx`` (NaN where every option failed) and, per
     point, how they were solved or why not."""
-    ds = sweep(TestPoint(case, test, law, solver), grid={"i": [int(i) for i in idx]}, observables=list(KEYS),
-               jobs=jobs, cache_dir=cache_dir, estimate=False, chunksize=1, on_failure="record")
+    keys = keys_of(test)
+    ds = sweep(TestPoint(case_of(test, case), test, law, solver), grid={"i": [int(i) for i in idx]},
+               observables=list(keys), jobs=jobs, cache_dir=cache_dir, estimate=False, chunksize=1,
+               on_failure="record")
     how = [str(h) for h in ds["how"].values] if "how" in ds else [""] * len(idx)
     if "failure" in ds:
         how = [f if f else h for h, f in zip(how, (str(x) for x in ds["failure"].values))]
-    return {k: np.asarray(ds[k].values, dtype=float) for k in KEYS}, how
+    return {k: np.asarray(ds[k].values, dtype=float) for k in keys}, how
 
 
 def solver_difference(a: dict, b: dict) -> np.ndarray:
-    """Per point, the largest difference of two solvers' observables :data:`KEYS`, each
+    """Per point, the largest difference of two solvers' observables (those of ``a``), each
     over ``max(1, |a|)`` (``t_n`` over ``|a|``: seconds; the rebound angle in radians)."""
     scale = {"t_n": np.abs(a["t_n"]), "rebound_angle": 1 / C.DEG}  # seconds; degrees as radians
-    rows = [np.abs(a[q] - b[q]) / scale.get(q, np.maximum(1.0, np.abs(a[q]))) for q in KEYS if q != "sticks"]
+    rows = [np.abs(a[q] - b[q]) / scale.get(q, np.maximum(1.0, np.abs(a[q]))) for q in a if q != "sticks"]
     return np.nanmax(rows, axis=0)
 
 
 def _normalised(test: C.Test, pts: list, obs: dict) -> dict:
     """The benchmark's plotted quantities of the points ``pts`` with observables ``obs``."""
+    if test.name in S.TESTS:  # two spheres: relative v_n; slip signed as its start (T6's convention)
+        vn = np.array([p["v_1"] + p["v_2"] for p in pts])
+        sign = np.array([np.sign(S.initial_slip(p)) or 1.0 for p in pts])
+        mu = test.params["mu"]
+        vt_f, vn_f = sign * obs["psi_f"] * vn, obs["e_n"] * vn
+        return {"e_n": obs["e_n"], "omega_f": obs["omega_f"], "vx_1f": obs["vx_1f"], "e_t": obs["e_t"],
+                "norm_rebound_angle": vt_f / (mu * vn_f), "rebound_angle": obs["rebound_angle"]}
     vn = np.array([p["v_n"] for p in pts])
     mu, R = test.params.get("mu", np.nan), test.params["R"]  # T3: no tangential motion, no mu
     vt_f, vn_f = obs["psi_f"] * vn, obs["e_n"] * vn
@@ -181,19 +224,42 @@ PANELS = {"T3": (("e_n", "restitution coefficient e_n"),),
                  ("rebound_angle", "rebound angle of the contact point [deg]")),
           "T5": (("norm_rebound_angle", "v_t^f/(mu v_n^f)"), ("norm_omega_f", "R omega_f/(mu v_n)")),
           "T6": (("e_t", "v_t^f/v_t^i (contact point)"), ("norm_rebound_angle", "v_t^f/(mu v_n^f)")),
+          "T7": (("vx_1f", "sphere 1: tangential velocity v_x^f [m/s]"), ("omega_f", "sphere 1: rebound spin [1/s]")),
+          "T8": (("e_t", "v_t^f/v_t^i (contact points)"),
+                 ("norm_rebound_angle", "v_t^f/(mu v_n^f), slip as at the start")),
           "Thornton": (("psi_f_over_mu", "v_t^f/(mu v_n^i)"), ("norm_omega_f", "R omega_f/(mu v_n)"),
                        ("e_t_com", "tangential restitution v_x^f/v_x^i"))}
 
 
 def _closed(test: C.Test, pts: list, e_n: float = 1.0) -> dict:
     """:func:`~nsfric.cases.chung_ooi.gross_sliding` with the restitution ``e_n`` at the
-    points, as :func:`_normalised` reads them."""
+    points, as :func:`_normalised` reads them; T7: :func:`~nsfric.cases.chung_ooi_spheres.
+    t7_closed_form`; T8: :func:`~nsfric.cases.chung_ooi_spheres.gross_sliding`."""
+    if test.name in S.TESTS:
+        return _closed_spheres(test, pts, e_n)
     gs = [C.gross_sliding({**p, "omega_i": p.get("omega_i", 0.0)}, e_n) for p in pts]
     vx_i = np.array([p["psi_i"] * p["v_n"] - p["R"] * p.get("omega_i", 0.0) for p in pts])
     obs = {"psi_f": np.array([g["psi_f"] for g in gs]), "e_n": np.full(len(pts), e_n),
            "e_t_com": np.array([g["vx_f"] for g in gs]) / np.where(vx_i == 0, np.nan, vx_i),
            "omega_f": np.array([g["omega_f"] for g in gs]), "rebound_angle": np.array([g["rebound_angle"] for g in gs])}
     obs["e_t"] = obs["psi_f"] / np.array([p["psi_i"] for p in pts])
+    return _normalised(test, pts, obs)
+
+
+def _closed_spheres(test: C.Test, pts: list, e_n: float) -> dict:
+    """The closed forms of T7 (no slip, by symmetry) and T8 (sliding throughout)."""
+    nan = np.full(len(pts), np.nan)
+    if test.name.startswith("T7"):
+        cf = [S.t7_closed_form(p) for p in pts]
+        obs = {"psi_f": np.zeros(len(pts)), "e_n": np.full(len(pts), e_n), "e_t": nan,
+               "omega_f": np.array([c["omega_f"] for c in cf]), "vx_1f": np.array([c["vx_1f"] for c in cf]),
+               "rebound_angle": np.zeros(len(pts))}
+    else:
+        gs = [S.gross_sliding(p, e_n) for p in pts]
+        psi_i = np.array([S.initial_slip(p) / (p["v_1"] + p["v_2"]) for p in pts])
+        obs = {q: np.array([g[q] for g in gs]) for q in ("psi_f", "omega_f", "vx_1f", "rebound_angle")}
+        e_t = obs["psi_f"] / psi_i  # below 0 the slip would reverse: the contact sticks, no closed form
+        obs.update({"e_n": np.full(len(pts), e_n), "e_t": np.where(e_t >= 0, e_t, np.nan)})
     return _normalised(test, pts, obs)
 
 
@@ -206,7 +272,7 @@ def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, ca
     tol = FAMILY_CROSS_CHECK.get(family, CROSS_CHECK)
     fig, axes = figure(len(panels), 1, sharex=True, figsize=(6.4, 2.4 * len(panels) + 0.9))
     for j, name in enumerate(tests):
-        test = C.TESTS[name]
+        test = ALL_TESTS[name]
         idx = np.arange(0, len(C.points(test)), stride)
         pts = [C.points(test)[i] for i in idx]
         x = np.asarray(test.x[1])[idx]
@@ -215,7 +281,8 @@ def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, ca
         cols[f"{name}:x"] = x
         closed = _closed(test, pts, test.e) if family != "T3" else {"e_n": x}  # T3: the e put in
         for q, _ in panels:
-            cols[f"{name}:{'gross_sliding' if family != 'T3' else 'put_in'}:{q}"] = closed[q]
+            closed_tag = "put_in" if family == "T3" else "no_slip" if family.startswith("T7") else "gross_sliding"
+            cols[f"{name}:{closed_tag}:{q}"] = closed[q]
         for k, law in enumerate(laws):
             if progress:
                 progress(f"chung-ooi: {name} {law} ({len(idx)} points, {' and '.join(SOLVERS)})")
@@ -240,11 +307,12 @@ def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, ca
                         label=f"{name}, {law}")
         for ax, (q, _) in zip(axes[:, 0], panels):
             ax.plot(x, closed[q], color=f"C{2 * j}", ls=":", lw=1.2,
-                    label=f"{name}, " + ("e put in" if family == "T3" else "sliding throughout" if test.e == 1
+                    label=f"{name}, " + ("e put in" if family == "T3" else "no slip (symmetry)"
+                                         if family.startswith("T7") else "sliding throughout" if test.e == 1
                                          else f"sliding throughout, impulse mu (1 + {test.e:g}) m v_n"))
     for ax, (_, label) in zip(axes[:, 0], panels):
         ax.set_ylabel(label, fontsize=8)
-    axes[-1, 0].set_xlabel(C.TESTS[tests[0]].x[0])
+    axes[-1, 0].set_xlabel(ALL_TESTS[tests[0]].x[0])
     axes[-1, 0].legend(loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2, fontsize=7, frameon=False)
     source = "Chung & Ooi " if family != "Thornton" else ""
     axes[0, 0].set_title(f"{source}{family}: exact Hertz-Mindlin references (nsfric run chung-ooi)", fontsize=9)
@@ -305,5 +373,17 @@ def write_all(case, out_dir: str, params: dict, progress=None, jobs=1, cache_dir
     stride = run_options(params)["stride"]
     written = write_normal(case, out_dir, progress)
     for family in FAMILIES:
+        written += write_swept(case, family, out_dir, stride, progress, jobs, cache_dir)
+    return written
+
+
+def write_spheres(out_dir: str, params: dict, progress=None, jobs=1, cache_dir=None) -> list:
+    """What ``nsfric run chung-ooi-spheres`` writes: the families T7 and T8 alone (:data:`SPHERE_FAMILIES`)."""
+    from nsfric.cases import get_case
+
+    stride = run_options(params)["stride"]
+    case = get_case(S.ChungOoiSpheres.name)
+    written = []
+    for family in SPHERE_FAMILIES:
         written += write_swept(case, family, out_dir, stride, progress, jobs, cache_dir)
     return written

@@ -65,9 +65,18 @@ NAMES = {'version': '0.1.0',
                                   'mindlin/hertz-tsuji',
                                   'mindlin-elastic-test/hertz-tsuji'],
                          'scheme_laws': [],
-                         'reference': 'Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 '
-                                      '(LIGGGHTS-PFM examples/LIGGGHTS/PFM/tests/contact_models/chung; '
-                                      'Kratos DEM3D_chung_ooi_tests)'},
+                         'reference': 'Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6, T7-T8 in '
+                                      'chung-ooi-spheres (LIGGGHTS-PFM '
+                                      'examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos '
+                                      'DEM3D_chung_ooi_tests)'},
+           'chung-ooi-spheres': {'laws': ['mindlin/hertz',
+                                          'mindlin-force/hertz',
+                                          'mindlin-elastic-test/hertz-tsuji'],
+                                 'scheme_laws': [],
+                                 'reference': 'Chung & Ooi (2011), Granular Matter 13:643-656, tests T7 and '
+                                              'T8 (LIGGGHTS-PFM '
+                                              'examples/LIGGGHTS/PFM/tests/contact_models/chung/test07, '
+                                              'test08)'},
            'sphere-wall': {'laws': ['coulomb',
                                     'cundall-strack',
                                     'd-sds',

@@ -133,6 +133,9 @@ def first_crossing(gfun, rfun, p, dense, ta, tb, n_check, at_start=False):
     """
     tt = np.linspace(ta, tb, n_check + 2)  # as in the baseline: sample times to the ulp
     Y = dense(tt)
+    k = _ended_at_pole(gfun, Y, p)
+    if k is not None:
+        return _ended_between(gfun, rfun, p, dense, tt, k, n_check, at_start)
     G = np.atleast_2d(gfun(Y, p))  # (n_guards, n_points)
     Rt = UB = None
     best = None
@@ -174,6 +177,34 @@ def first_crossing(gfun, rfun, p, dense, ta, tb, n_check, at_start=False):
             if not hasattr(gi, "last"):
                 raise
             best = _ended_before(gfun, p, dense, i, gi.last, tt[0], bracket[0], best)
+    return best
+
+
+def _ended_at_pole(gfun, Y, p):
+    """The first sample ``k > 0`` of ``Y`` where a guard is not finite while another has
+    fired there (finite, ``>= 0``), or None: the contact end of a Hertz-Mindlin law
+    sampled exactly at zero overlap, where its stick exit ``F_e (da/dt)/a`` is ``-inf``
+    (two spheres: the overlap ``R_1 + R_2 - |r_2 - r_1|`` is resolved to ``1e-16 |r_2 -
+    r_1|``, so a step that ends on the contact end has samples at exactly zero)."""
+    G = np.atleast_2d(np.asarray(getattr(gfun, "gfun", gfun)(Y, p), dtype=float))
+    bad = ~np.isfinite(G)
+    if not bad.any():
+        return None
+    k = int(np.argmax(bad.any(axis=0)))
+    fired = np.isfinite(G[:, k]) & (G[:, k] >= 0)
+    return k if k > 0 and fired.any() else None
+
+
+def _ended_between(gfun, rfun, p, dense, tt, k, n_check, at_start):
+    """:func:`first_crossing` where the mode has ended by the sample ``k``
+    (:func:`_ended_at_pole`): the search on ``[tt[0], tt[k - 1]]``, and the crossings of the
+    guards fired at ``k`` on ``[tt[k - 1], tt[k]]``; the earliest."""
+    best = first_crossing(gfun, rfun, p, dense, tt[0], tt[k - 1], n_check, at_start) if k > 1 else None
+    G = np.asarray(getattr(gfun, "gfun", gfun)(dense(tt[k]), p), dtype=float)
+    for j in np.nonzero(np.isfinite(G) & (G >= 0))[0]:
+        gj = lambda t, j=int(j): _one(gfun, dense(t), p, j)
+        if gj(tt[k - 1]) < 0:  # else it had fired by tt[k - 1]: found by the search before
+            best = _earlier(best, _root(gj, tt[k - 1], tt[k]), int(j))
     return best
 
 
