@@ -28,7 +28,8 @@ def read_csv(path):
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     d = str(tmp_path_factory.mktemp("kuhn"))
-    nsfric.get_case("kuhn-contact").run(d)
+    written = nsfric.get_case("kuhn-contact").run(d, jobs=2)["written"]  # its parts on a pool
+    assert sorted(os.path.basename(p) for p in written) == sorted(set(os.listdir(d)) - {".nsfric-manifest.json"})
     return d
 
 

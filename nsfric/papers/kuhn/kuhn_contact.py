@@ -22,12 +22,13 @@ class KuhnContactCase(Case):
         raise ValueError("kuhn-contact is a prescribed movement without a HybridModel; use "
                          "nsfric.papers.kuhn.incremental (run_kuhn, run_conventional, reference)")
 
-    def run(self, out_dir: str, progress=None) -> dict:
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
         """Fig 4 (``fig4*.csv``, ``fig4.png``), ``convergence*.csv`` and ``convergence.png``,
         ``refinements.csv``, ``rotation.csv``, ``objectivity.csv`` and ``objectivity.png``
         (Fig 6), ``orders.csv``, ``orders-errors.csv`` and ``orders.png`` (curved
         movements, with the C-SDS as fifth rule (d)), ``csds-straight.csv`` (the C-SDS along
-        straight movements), ``table.csv`` (eq 18 by table); returns ``{"written": [paths]}``."""
+        straight movements), ``table.csv`` (eq 18 by table), the parts on ``jobs`` local
+        processes; returns ``{"written": [paths]}``."""
         from nsfric.papers.kuhn.kuhn_contact_figures import run
 
-        return run(self, out_dir, progress)
+        return run(self, out_dir, progress, jobs=jobs)

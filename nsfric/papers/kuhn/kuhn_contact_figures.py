@@ -10,6 +10,7 @@ in :mod:`nsfric.papers.kuhn.incremental`.
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -172,18 +173,32 @@ def rotation_table(N=1000, c=CONTACT):
 
 
 
-def run(case, out_dir: str, progress=None) -> dict:
-    """Write Fig 4 (three normal-force variants), the convergence study and the rigid
-    rotation table (CSV + JSON each) and their figures into ``out_dir``."""
+def run(case, out_dir: str, progress=None, jobs=1) -> dict:
+    """Write Fig 4 (three normal-force variants), the convergence study, the refinements
+    and the rigid rotation table (CSV + JSON each), their figures and the studies of
+    :data:`PARTS` into ``out_dir``; the parts are independent and run on ``jobs`` local
+    processes (the same files as one process)."""
+    from nsfric.study.execute import map_tasks
+
+    meta = {"case": case.name, "reference": case.reference, "contact": vars(CONTACT)}
+    done = (lambda k, n: progress(f"{case.name}: {k}/{n} parts")) if progress else None
+    got = map_tasks(partial(_write_part, out_dir, meta), list(PARTS), jobs=jobs, progress=done)
+    return {"written": [path for paths in got for path in paths]}
+
+
+def _write_part(out_dir: str, meta: dict, name: str) -> list:
+    """Write the part ``name`` of :data:`PARTS` (one task of :func:`run`'s pool); the paths."""
+    return PARTS[name](out_dir, meta)
+
+
+def _write_fig4(out_dir: str, meta: dict) -> list:
+    """Fig 4 for the three normal-force variants: CSV + JSON each and ``fig4.png``."""
     from nsfric.io import write_csv_with_sidecar
     from nsfric.plotting import figure, save
 
     written = []
-    meta = {"case": case.name, "reference": case.reference, "contact": vars(CONTACT)}
     fig, axes = figure(1, 3, figsize=(13, 3.8), sharey=True)
     for ax, (suffix, c2) in zip(axes[0], FIG4_VARIANTS.items()):
-        if progress:
-            progress(f"{case.name}: fig4{suffix}")
         cols = fig4_table(c2)
         path = os.path.join(out_dir, f"fig4{suffix}.csv")
         written += [path, write_csv_with_sidecar(path, cols, {**meta, "c_2": c2, "theta_t_deg": -90.0})]
@@ -203,11 +218,18 @@ def run(case, out_dir: str, progress=None) -> dict:
     axes[0, 0].set_ylabel(r"final angle $\theta^{t+\Delta t}$ [deg]")
     fig.suptitle("Kuhn et al. Fig 4: movement orthogonal to the force at the limit, one step", fontsize=10)
     written.append(save(fig, os.path.join(out_dir, "fig4.png")))
+    return written
 
+
+def _write_convergence(out_dir: str, meta: dict) -> list:
+    """The convergence study on a circle, without and with a rotating pair: CSV + JSON
+    each and ``convergence.png``."""
+    from nsfric.io import write_csv_with_sidecar
+    from nsfric.plotting import figure, save
+
+    written = []
     fig, axes = figure(1, 2, figsize=(11, 4))
     for ax, (label, rot) in zip(axes[0], (("no rotation", 0.0), ("pair rotating 90 deg", np.pi / 2))):
-        if progress:
-            progress(f"{case.name}: convergence ({label})")
         cols, orders = convergence_table(circle_movement(0.3, rot), rotate=rot != 0)
         tag = "convergence" if rot == 0 else "convergence-rotating"
         path = os.path.join(out_dir, f"{tag}.csv")
@@ -229,27 +251,52 @@ def run(case, out_dir: str, progress=None) -> dict:
         ax.legend(fontsize=7)
     axes[0, 0].set_ylabel("error at the end (force |.|, work W_t)")
     written.append(save(fig, os.path.join(out_dir, "convergence.png")))
+    return written
 
-    if progress:
-        progress(f"{case.name}: refinements one at a time")
+
+def _write_refinements(out_dir: str, meta: dict) -> list:
+    """``refinements.csv`` (+ JSON): the paper's refinements one at a time."""
+    from nsfric.io import write_csv_with_sidecar
+
     path = os.path.join(out_dir, "refinements.csv")
-    written += [path, write_csv_with_sidecar(path, refinements_table(), {**meta, "circle": "f_n +30 %",
-                                                                        "straight_rules": "corrected"})]
-    if progress:
-        progress(f"{case.name}: rigid rotation")
+    return [path, write_csv_with_sidecar(path, refinements_table(), {**meta, "circle": "f_n +30 %",
+                                                                    "straight_rules": "corrected"})]
+
+
+def _write_rotation(out_dir: str, meta: dict) -> list:
+    """``rotation.csv`` (+ JSON): the rigid rotation of the pair."""
+    from nsfric.io import write_csv_with_sidecar
+
     path = os.path.join(out_dir, "rotation.csv")
-    written += [path, write_csv_with_sidecar(path, rotation_table(), {**meta, "N": 1000,
-                                                                     "rotation": "90 deg about x1"})]
-    from nsfric.papers.kuhn.kuhn_contact_objectivity import write as write_objectivity
+    return [path, write_csv_with_sidecar(path, rotation_table(), {**meta, "N": 1000, "rotation": "90 deg about x1"})]
 
-    written += write_objectivity(out_dir, meta, progress)
-    from nsfric.papers.kuhn.kuhn_contact_orders import write as write_orders
 
-    written += write_orders(out_dir, meta, progress)
-    from nsfric.papers.kuhn.kuhn_contact_csds import write as write_csds
+def _write_objectivity(out_dir: str, meta: dict) -> list:
+    from nsfric.papers.kuhn.kuhn_contact_objectivity import write
 
-    written += write_csds(out_dir, meta, CONTACT, progress)
-    from nsfric.papers.kuhn.kuhn_contact_table import write as write_table
+    return write(out_dir, meta, None)
 
-    written += write_table(out_dir, meta, progress)
-    return {"written": written}
+
+def _write_orders(out_dir: str, meta: dict) -> list:
+    from nsfric.papers.kuhn.kuhn_contact_orders import write
+
+    return write(out_dir, meta, None)
+
+
+def _write_csds(out_dir: str, meta: dict) -> list:
+    from nsfric.papers.kuhn.kuhn_contact_csds import write
+
+    return write(out_dir, meta, CONTACT, None)
+
+
+def _write_table(out_dir: str, meta: dict) -> list:
+    from nsfric.papers.kuhn.kuhn_contact_table import write
+
+    return write(out_dir, meta, None)
+
+
+#: the independent parts of :func:`run`, in the order of its files: name -> writer
+#: ``(out_dir, meta) -> paths``
+PARTS = {"fig4": _write_fig4, "convergence": _write_convergence, "refinements": _write_refinements,
+         "rotation": _write_rotation, "objectivity": _write_objectivity, "orders": _write_orders,
+         "csds": _write_csds, "table": _write_table}
