@@ -193,7 +193,7 @@ def test_run_writes_figures_2_to_5_with_csvs(tmp_path):
     from nsfric.papers.krengel_matuttis.slope_block_figures import run_all
 
     res = run_all(CASE, str(tmp_path), dts=(5e-6, 2e-5), sizes=(0.01, 0.05), t_series=0.004,
-                  windows=((0.003, 0.006), (0.01, 0.02)), n_phases=2)
+                  windows=((0.003, 0.006), (0.01, 0.02)), n_phases=2, jobs=2)  # its parts on a pool
     names = {p.split("/")[-1] for p in res["written"]}
     for stem in ("fig2-slope-15deg", "fig3-slope-30deg", "fig4-drift-dt", "fig5-drift-size"):
         assert {stem + ".png", stem + ".csv", stem + ".json"} - {"%s.json" % stem} <= names

@@ -136,7 +136,7 @@ def test_run_writes_the_rotating_figures_table_1_and_the_mechanism(tmp_path):
                   windows=((0.002, 0.003), (0.004, 0.005)), n_phases=1,
                   mechanism=dict(window=(0.002, 0.003), n_phases=1, integrators=("heun", "bdf2")),
                   corners_mechanism=dict(dts=(2e-5,), n_phases=4, variants=("plain", "early-stick rule off")),
-                  growth=dict(dts=(1e-5, 2e-5), rules=("brake",), n_phases=2))
+                  growth=dict(dts=(1e-5, 2e-5), rules=("brake",), n_phases=2), jobs=2)  # its parts on a pool
     names = {p.split("/")[-1] for p in res["written"]}
     for stem in ("fig2-slope-15deg-rotating", "fig3-slope-30deg-rotating", "fig4-drift-dt-rotating",
                  "fig5-drift-size-rotating"):

@@ -96,7 +96,9 @@ class SlopeBlock(Case):
         fns = _number_functions("slope-block-rotating" if rotating else "slope-block")
         return {k: float(f(**{n: values[n] for n in args})) for k, (f, args, _) in fns.items()}
 
-    def run(self, out_dir: str, progress=None) -> dict:
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
+        """Table 1, the references and Figs 2-5 (:func:`~nsfric.papers.krengel_matuttis.
+        slope_block_figures.run_all`), their computations on ``jobs`` local processes."""
         from nsfric.papers.krengel_matuttis.slope_block_figures import run_all
 
-        return run_all(self, out_dir, progress)
+        return run_all(self, out_dir, progress, jobs=jobs)

@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 
 import numpy as np
 
@@ -187,7 +188,7 @@ def _rows_columns(rows, keys) -> dict:
 
 def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
             windows=(S.WINDOW_1CM, S.WINDOW_SIZES), n_phases=S.N_PHASES, mechanism=None,
-            corners_mechanism=None, readings=None, growth=None) -> dict:
+            corners_mechanism=None, readings=None, growth=None, jobs=1) -> dict:
     """Write Table 1, the references, Figs 2-5 with their CSVs and ``summary.json`` (see
     module); for the rotating block the files end in ``-rotating``, Figs 2-3 show the
     damping variants one at a time, and ``drift-mechanism.csv`` holds the drift with
@@ -202,11 +203,12 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     ``growth``: its options, or False to skip).
 
     ``dts``, ``sizes``, ``t_series`` (end of Figs 2-3), the drift ``windows`` of Figs 4
-    and 5 and the number of grid phases can be reduced for quick runs (the tests)."""
+    and 5 and the number of grid phases can be reduced for quick runs (the tests).  The
+    computations behind the files are independent parts, run on ``jobs`` local processes
+    (the same files as one process); the files are written here, in one order."""
     w4, w5 = windows
-    from nsfric.solvers.crosscheck import disagreement
-    from nsfric.cases.reference import reference_meta
     from nsfric.papers.krengel_matuttis import slope_block_table as T
+    from nsfric.study.execute import map_tasks
 
     rot = bool(getattr(case, "rotating", False))
     suffix, block = ("-rotating", " (rotating block)") if rot else ("", "")
@@ -217,29 +219,52 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
     write_csv_with_sidecar(path, cols, dict(meta0, **meta))
     written.append(path)
     table = T.caption(case)
-    for law in case.laws:
-        if progress:
-            progress(f"{case.name}: reference for {law}")
-        sol = case.reference_solution(law, samples=2001)
-        other = case.reference_solution(law, solver="ida", samples=2001)
-        path = os.path.join(out_dir, f"reference-{law}.csv")
-        write_csv_with_sidecar(path, sol.columns(), reference_meta(case, law, sol, disagreement(sol, other)))
-        written.append(path)
-    mech = []
+    # the independent computations, in this order: name -> (function, keyword arguments)
+    parts = {f"reference {law}": (_reference_part, dict(law=law, out_dir=out_dir)) for law in case.laws}
     if rot and mechanism is not False:
-        from nsfric.cases.base import get_case
-        from nsfric.papers.krengel_matuttis.slope_block_mechanism import mechanism_rows
+        parts["mechanism"] = (_mechanism_part, dict(mechanism or {}))
+    variants = S.DAMPING_SEPARATE if rot else S.DAMPING_BOTH
+    series = S.SERIES_ROTATING if rot else S.SERIES
+    for alpha in (15.0, 30.0):
+        parts[f"series {alpha:g}"] = (S.time_series, dict(alpha=alpha, t_end=t_series, variants=variants,
+                                                        series=series))
+    if rot:  # Figs 2-3 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_series)
+        parts["corner series"] = (_corner_series_part, dict(out_dir=out_dir, table=table, t_end=t_series,
+                                                            meta=meta0))
+    parts["exact drift"] = (_exact_drift_part, dict(window=w4))
+    parts["drift dt"] = (S.drift_vs_dt, dict(dts=dts, window=w4, n_phases=n_phases))
+    if rot:  # Fig 4 with one frictional contact per corner (nsfric.schemes.corners)
+        parts["corner drift"] = (_corner_drift_part, dict(window=w4))
+    if not rot and readings is not False:  # Fig 4 under each stick-entry rule and BDF history
+        parts["readings"] = (_readings_part, dict(window=w4, n_phases=n_phases, **(readings or {})))
+    if rot and growth is not False:  # "the drift increases with the timestep" under each stick-entry rule
+        parts["growth"] = (_growth_part, dict(window=w4, **(growth or {})))
+    if rot and corners_mechanism is not False:  # why BDF drifts less than Heun per corner
+        parts["corners mechanism"] = (_corners_mechanism_part, dict(out_dir=out_dir, meta=meta0, window=w4,
+                                                                    **(corners_mechanism or {})))
+    parts["drift size"] = (S.drift_vs_size, dict(sizes=sizes, window=w5, n_phases=n_phases))
+    stem5 = os.path.join(out_dir, f"fig5-drift-size{suffix}")
+    if rot:  # Fig 5 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_corners)
+        parts["corner size"] = (_corner_size_part, dict(path=stem5 + "-corners.csv", meta=meta0, window=w5))
+        parts["slide 35"] = (S.slide_acceleration, dict(alpha=35.0))
+    for key, extra in (("gt_ratio 0", {"gt_ratio": 0.0}), ("damping 0", {"damping": 0.0}), ("both", {})):
+        parts[f"amplitude {key}"] = (S.cs_amplitude, dict(alpha=15.0, params=extra,
+                                                          window=(t_series / 2, t_series)))
+    names = list(parts)
+    done = (lambda k, n: progress(f"{case.name}: {k}/{n} parts")) if progress else None
+    got = dict(zip(names, map_tasks(partial(_run_part, case, parts), names, jobs=jobs, progress=done)))
 
-        mech = mechanism_rows([get_case("slope-block"), case], progress=progress, **(mechanism or {}))
+    written += [got[f"reference {law}"] for law in case.laws]
+    mech = []
+    if "mechanism" in got:
+        mech = got["mechanism"]
         path = os.path.join(out_dir, "drift-mechanism.csv")
         write_csv_with_sidecar(path, _rows_columns(mech, ("block", "variant", "scheme", "drift", "mean_abs",
                                                           "ratio_to_heun")),
                                dict(meta0, alpha=15.0, dt=S.DT_PAPER, options=mechanism or {}))
         written.append(path)
-    variants = S.DAMPING_SEPARATE if rot else S.DAMPING_BOTH
-    series = S.SERIES_ROTATING if rot else S.SERIES
     for alpha, no in ((15.0, 2), (30.0, 3)):
-        data = S.time_series(case, alpha, t_end=t_series, progress=progress, variants=variants, series=series)
+        data = got[f"series {alpha:g}"]
         stem = os.path.join(out_dir, f"fig{no}-slope-{alpha:g}deg{suffix}")
         write_csv_with_sidecar(stem + ".csv", time_series_columns(data),
                                dict(meta0, figure=no, alpha=alpha, dt=S.DT_PAPER, t_end=t_series))
@@ -252,87 +277,148 @@ def run_all(case, out_dir, progress=None, dts=DTS, sizes=SIZES, t_series=0.02,
                       "events": s["events"][:6], "n_events": len(s["events"])}
                 for lab, s in cur.items()}
             for d, cur in data.items()}
-    if rot:  # Figs 2-3 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_series)
-        from nsfric.papers.krengel_matuttis.slope_block_series import write_figures
-
-        got = write_figures(case, out_dir, table, t_end=t_series, progress=progress, meta=meta0)
-        written += got["written"]
-        summary.update(got["summary"])
-    exact = S.exact_drift(case, {"alpha": 15.0}, w4)
-    cs = S.exact(case, "cundall-strack", {"alpha": 15.0}, w4[1])
-    exact["cs"] = {"drift": S.drift_of(cs.t, cs["x"], w4), "solver": cs.solver}
-    rows4 = S.drift_vs_dt(case, dts, window=w4, n_phases=n_phases, progress=progress)
+    if "corner series" in got:
+        written += got["corner series"]["written"]
+        summary.update(got["corner series"]["summary"])
+    exact, rows4 = got["exact drift"], got["drift dt"]
     stem = os.path.join(out_dir, f"fig4-drift-dt{suffix}")
     write_csv_with_sidecar(stem + ".csv", _rows_columns(rows4, ("scheme", "law", "dt", "drift", "mean_abs", "min_abs", "max_abs", "rate")),
                            dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, exact=exact, n_phases=n_phases))
     rows_c = ()
-    if rot:  # Fig 4 with one frictional contact per corner (nsfric.schemes.corners)
-        from nsfric.papers.krengel_matuttis.slope_block_corners import COLUMNS, corner_drift_rows
+    if "corner drift" in got:
+        from nsfric.papers.krengel_matuttis.slope_block_corners import COLUMNS
 
-        rows_c = corner_drift_rows(case, window=w4, progress=progress)
+        rows_c = got["corner drift"]
         path = stem + "-corners.csv"
         write_csv_with_sidecar(path, _rows_columns(rows_c, COLUMNS),
                                dict(meta0, figure=4, law="coulomb-corners", alpha=15.0, l=0.01, window=w4))
         written.append(path)
         summary["fig4_corners"] = {"window": w4, "rows": rows_c}
-    if not rot and readings is not False:  # Fig 4 under each stick-entry rule and BDF history
-        from nsfric.papers.krengel_matuttis.slope_block_readings import COLUMNS as RCOLS, reading_rows
+    if "readings" in got:
+        from nsfric.papers.krengel_matuttis.slope_block_readings import COLUMNS as RCOLS
 
-        rows_r = reading_rows(case, window=w4, n_phases=n_phases, progress=progress, **(readings or {}))
+        rows_r = got["readings"]
         path = stem + "-readings.csv"
         write_csv_with_sidecar(path, _rows_columns(rows_r, RCOLS),
                                dict(meta0, figure=4, alpha=15.0, l=0.01, window=w4, n_phases=n_phases))
         written.append(path)
         summary["fig4_readings"] = {"window": w4, "rows": rows_r}
-    if rot and growth is not False:  # "the drift increases with the timestep" under each stick-entry rule
-        from nsfric.papers.krengel_matuttis.slope_block_readings import GROWTH_COLUMNS, growth_rows
+    if "growth" in got:
+        from nsfric.papers.krengel_matuttis.slope_block_readings import GROWTH_COLUMNS
 
-        rows_g = growth_rows(case, window=w4, progress=progress, **(growth or {}))
+        rows_g = got["growth"]
         path = stem + "-rules.csv"
         write_csv_with_sidecar(path, _rows_columns(rows_g, GROWTH_COLUMNS),
                                dict(meta0, figure=4, scheme="delta-heun", alpha=15.0, l=0.01, window=w4))
         written.append(path)
         summary["fig4_growth"] = {"window": w4, "rows": rows_g}
     mech_c = []
-    if rot and corners_mechanism is not False:  # why BDF drifts less than Heun per corner
-        from nsfric.papers.krengel_matuttis.slope_block_corners_mechanism import write_rows
-
-        mech_c, path = write_rows(case, out_dir, meta0, window=w4, progress=progress, **(corners_mechanism or {}))
+    if "corners mechanism" in got:
+        mech_c, path = got["corners mechanism"]
         written.append(path)
     fig = plot_drift_dt(rows4, exact, w4, T.fig4_caption(case, table, rows4, mech, rows_c)
                         + T.fig4_corners_mechanism_caption(mech_c), block)
     written += [stem + ".csv", save(fig, stem + ".png")]
-    rows5 = S.drift_vs_size(case, sizes, window=w5, n_phases=n_phases, progress=progress)
-    stem = os.path.join(out_dir, f"fig5-drift-size{suffix}")
-    write_csv_with_sidecar(stem + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
-                                                   "stick_time", "from_start_abs")),
+    rows5 = got["drift size"]
+    write_csv_with_sidecar(stem5 + ".csv", _rows_columns(rows5, ("integrator", "l", "drift", "mean_abs", "min_abs", "max_abs", "rate",
+                                                    "stick_time", "from_start_abs")),
                            dict(meta0, figure=5, alpha=15.0, dt=S.DT_PAPER, window=w5, n_phases=n_phases))
     rows5c = ()
-    if rot:  # Fig 5 with one frictional contact per corner (nsfric.papers.krengel_matuttis.slope_block_corners)
-        from nsfric.papers.krengel_matuttis.slope_block_corners import fig5_caption_line, write_fig5
+    if "corner size" in got:
+        from nsfric.papers.krengel_matuttis.slope_block_corners import fig5_caption_line
 
-        rows5c = write_fig5(case, stem + "-corners.csv", meta0, window=w5, progress=progress)  # its own sizes
-        written.append(stem + "-corners.csv")
+        rows5c = got["corner size"]
+        written.append(stem5 + "-corners.csv")
         summary["fig5_corners"] = {"window": w5, "rows": rows5c}
     fig = plot_drift_size(rows5, w5, S.DT_PAPER, T.fig5_caption(case, table, rows5)
                           + (fig5_caption_line(rows5c) if rot else []), block)
-    written += [stem + ".csv", save(fig, stem + ".png")]
+    written += [stem5 + ".csv", save(fig, stem5 + ".png")]
     if rot:  # the per-corner rows drawn on their own
         from nsfric.papers.krengel_matuttis.verdicts_rotating import CORNER_SIZE_REASON
 
         why = f"Why (tested, tests/test_corner_fig5.py): {CORNER_SIZE_REASON}."
         fig = plot_drift_size(rows5c, w5, S.DT_PAPER, [table] + fig5_caption_line(rows5c) + [why],
                               " (rotating block, one contact per corner)")
-        written.append(save(fig, stem + "-corners.png"))
+        written.append(save(fig, stem5 + "-corners.png"))
     summary.update(fig4={"window": w4, "n_phases": n_phases, "exact": exact, "rows": rows4},
                    fig5={"window": w5, "n_phases": n_phases, "rows": rows5}, mechanism=mech)
-    if progress:
-        progress(f"{case.name}: Cundall-Strack amplitude")
     if rot:  # above the critical angle: sliding with the exact acceleration
-        summary["slide35"] = S.slide_acceleration(case, 35.0)
-    summary["cs_amplitude"] = [S.cs_amplitude(case, 15.0, p, window=(t_series / 2, t_series))
-                               for p in ({"gt_ratio": 0.0}, {"damping": 0.0}, {})]
+        summary["slide35"] = got["slide 35"]
+    summary["cs_amplitude"] = [got[f"amplitude {key}"] for key in ("gt_ratio 0", "damping 0", "both")]
     path = os.path.join(out_dir, "summary.json")
     write_json(path, summary)
     written.append(path)
     return {"written": written, "summary": summary}
+
+
+def _run_part(case, parts: dict, name: str):
+    """``function(case, **options)`` of the part ``name`` of :func:`run_all` (one task of
+    its pool)."""
+    function, options = parts[name]
+    return function(case, **options)
+
+
+def _reference_part(case, law: str, out_dir: str) -> str:
+    """The reference of ``law`` (Filippov, IDA's disagreement in the sidecar) written to
+    ``reference-LAW.csv``; its path."""
+    from nsfric.cases.reference import reference_meta
+    from nsfric.solvers.crosscheck import disagreement
+
+    sol = case.reference_solution(law, samples=2001)
+    other = case.reference_solution(law, solver="ida", samples=2001)
+    path = os.path.join(out_dir, f"reference-{law}.csv")
+    write_csv_with_sidecar(path, sol.columns(), reference_meta(case, law, sol, disagreement(sol, other)))
+    return path
+
+
+def _mechanism_part(case, **options) -> list:
+    """The drift with one ingredient changed at a time, both blocks (``drift-mechanism.csv``)."""
+    from nsfric.cases.base import get_case
+    from nsfric.papers.krengel_matuttis.slope_block_mechanism import mechanism_rows
+
+    return mechanism_rows([get_case("slope-block"), case], **options)
+
+
+def _corner_series_part(case, out_dir: str, table: str, t_end: float, meta: dict) -> dict:
+    """Figs 2-3 with one frictional contact per corner, written; ``{"written", "summary"}``."""
+    from nsfric.papers.krengel_matuttis.slope_block_series import write_figures
+
+    return write_figures(case, out_dir, table, t_end=t_end, meta=meta)
+
+
+def _exact_drift_part(case, window) -> dict:
+    """Fig 4's exact drifts: static friction per solver, and Cundall-Strack's (``"cs"``)."""
+    exact = S.exact_drift(case, {"alpha": 15.0}, window)
+    cs = S.exact(case, "cundall-strack", {"alpha": 15.0}, window[1])
+    exact["cs"] = {"drift": S.drift_of(cs.t, cs["x"], window), "solver": cs.solver}
+    return exact
+
+
+def _corner_drift_part(case, window) -> list:
+    from nsfric.papers.krengel_matuttis.slope_block_corners import corner_drift_rows
+
+    return corner_drift_rows(case, window=window)
+
+
+def _readings_part(case, **options) -> list:
+    from nsfric.papers.krengel_matuttis.slope_block_readings import reading_rows
+
+    return reading_rows(case, **options)
+
+
+def _growth_part(case, **options) -> list:
+    from nsfric.papers.krengel_matuttis.slope_block_readings import growth_rows
+
+    return growth_rows(case, **options)
+
+
+def _corners_mechanism_part(case, out_dir: str, meta: dict, **options) -> tuple:
+    from nsfric.papers.krengel_matuttis.slope_block_corners_mechanism import write_rows
+
+    return write_rows(case, out_dir, meta, **options)
+
+
+def _corner_size_part(case, path: str, meta: dict, window) -> list:
+    from nsfric.papers.krengel_matuttis.slope_block_corners import write_fig5
+
+    return write_fig5(case, path, meta, window=window)  # its own sizes

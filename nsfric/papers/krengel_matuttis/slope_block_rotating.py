@@ -84,7 +84,7 @@ class RotatingSlopeBlock(Case):
     RUN_OPTIONS = dict(dts=(1e-6, 5e-6, 2e-5, 5e-5), sizes=(2e-3, 1e-2, 0.1, 1.0), n_phases=2,
                        mechanism=dict(n_phases=8))
 
-    def run(self, out_dir: str, progress=None) -> dict:
+    def run(self, out_dir: str, progress=None, jobs=1) -> dict:
         from nsfric.papers.krengel_matuttis.slope_block_figures import run_all
 
-        return run_all(self, out_dir, progress, **self.RUN_OPTIONS)
+        return run_all(self, out_dir, progress, jobs=jobs, **self.RUN_OPTIONS)
