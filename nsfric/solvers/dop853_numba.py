@@ -31,7 +31,7 @@ from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import _get_wrapper_address
 from scipy.integrate._ivp.common import validate_tol
 
-from ..memo import Memo
+from ..memo import Identity, Memo
 from ..symbolic.generated import load_source, remembered_once
 from . import dop853_core as core
 from .dop853_source import NotCompilable, mark_on_disk, mode_source
@@ -44,6 +44,9 @@ CHUNK = 256
 #: decide flagged steps with the compiled guard search (:mod:`~nsfric.solvers.dop853_search`);
 #: False: every flagged step goes to the Python search (the same events: tested)
 COMPILED_SEARCH = True
+#: evaluate :class:`DenseSteps` in compiled code; False: NumPy's vectorised form (the
+#: same numbers: tested)
+COMPILED_DENSE = True
 
 
 class _Address(WrapperAddressProtocol):
@@ -73,6 +76,13 @@ def stepper(d, mode: str, n: int):
     once per process and mode; numba's disk cache across processes).  Raises
     :class:`NotCompilable`."""
     return remembered_once(_MODULES, mode, d, lambda: _build(d, mode, n), NotCompilable)
+
+
+def built(d, mode: str):
+    """The compiled module of ``mode`` where this process has built it already, else
+    None (nothing is compiled)."""
+    found, mod = _MODULES.lookup((Identity(d), mode))
+    return mod if found and hasattr(mod, "fields") else None
 
 
 def _build(d, mode, n):
@@ -140,14 +150,28 @@ class StepDense:
 class DenseSteps:
     """Dense output of a run of DOP853 steps, as :class:`scipy.integrate.OdeSolution`
     (the step on the left at a breakpoint) with each step's
-    ``Dop853DenseOutput`` formula, vectorised over ``t``."""
+    ``Dop853DenseOutput`` formula: one compiled call for all the times asked
+    (:func:`~nsfric.solvers.dop853_core.dense_values`), or (:data:`COMPILED_DENSE` off, or
+    times of more than one axis) that formula vectorised over ``t`` in NumPy -- the same
+    numbers (tested)."""
 
     def __init__(self, ts, t_old, h, y_old, F):
-        self.ts = np.asarray(ts, dtype=float)
-        self.t_old, self.h, self.y_old, self.F = t_old, h, y_old, F
+        self.ts = np.ascontiguousarray(ts, dtype=float)
+        self.t_old, self.h = np.ascontiguousarray(t_old, dtype=float), np.ascontiguousarray(h, dtype=float)
+        self.y_old, self.F = np.ascontiguousarray(y_old, dtype=float), np.ascontiguousarray(F, dtype=float)
         self.n_segments = len(t_old)
 
     def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        if COMPILED_DENSE and t.ndim <= 1:
+            flat = np.ascontiguousarray(np.atleast_1d(t))
+            out = np.empty((self.y_old.shape[1], flat.size))
+            core.dense_values(self.ts, self.t_old, self.h, self.y_old, self.F, flat, out)
+            return out if t.ndim else out[:, 0]
+        return self.vectorised(t)
+
+    def vectorised(self, t):
+        """The values at ``t`` by the NumPy form of the formula."""
         t = np.asarray(t, dtype=float)
         flat = np.atleast_1d(t)
         seg = np.clip(np.searchsorted(self.ts, flat, side="left") - 1, 0, self.n_segments - 1)

@@ -27,7 +27,7 @@ from ..errors import NonFiniteField
 from ..solution import Segment, Solution
 from .dop853_source import on_disk
 from .guard_search import first_crossing
-from .switching import ModeLogic, stalled_at_contact_end
+from .switching import SCALE_STEP, ModeLogic, stalled_at_contact_end
 from .watch import FieldWatch, GuardWatch
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
@@ -74,11 +74,78 @@ def stiffness_index(f, y0, p, t0, t_end) -> float:
     return float(np.max(np.abs(lam.real), initial=0.0) * (t_end - t0))
 
 
-def choose_method(f, y0, p, t0, t_end) -> str:
+def choose_method(f, y0, p, t0, t_end, rate=None) -> str:
     """``method="auto"``: :data:`STIFF_METHOD` where :func:`stiffness_index` of the
     mode's right-hand side ``f`` exceeds :data:`STIFF_INDEX`, DOP853 otherwise (the
-    compiled one, :data:`COMPILED`, where the mode compiles: decided by the caller)."""
+    compiled one, :data:`COMPILED`, where the mode compiles: decided by the caller).
+
+    ``rate``: the index's rate computed on the compiled right-hand side
+    (:func:`compiled_rate`, several times cheaper; None where the mode is not compiled).  Its Jacobian differs from the Python one by rounding
+    only, so where it puts the index below :data:`STIFF_INDEX` by the factor
+    :data:`SURELY` it decides alone (the same choice); else the index is computed."""
+    if rate is not None and rate * (t_end - t0) <= STIFF_INDEX / SURELY:
+        return "DOP853"
     return STIFF_METHOD if stiffness_index(f, y0, p, t0, t_end) > STIFF_INDEX else "DOP853"
+
+
+#: :func:`choose_method`: the margin below :data:`STIFF_INDEX` within which the compiled
+#: rate alone decides
+SURELY = 10.0
+
+
+def _compiled():
+    """``(dop853_core, dop853_numba.built)`` where numba is loaded in this process (nothing
+    here loads it), else None."""
+    if "numba" not in sys.modules:
+        return None
+    try:
+        from . import dop853_core as core
+        from .dop853_numba import built
+    except Exception:  # its cached core failed to load
+        return None
+    return core, built
+
+
+def compiled_scales(d, p):
+    """``scales(mode, y)`` for :class:`~nsfric.solvers.switching.ModeLogic`: the state
+    scales of ``mode``'s guards (:func:`~nsfric.solvers.switching.state_scales`, a
+    tolerance's scale) by :func:`~nsfric.solvers.dop853_core.state_scales` on the
+    compiled guards where this process has built the mode, else None; None where numba is
+    not loaded."""
+    found = _compiled()
+    if found is None:
+        return None
+    core, built = found
+    p = np.asarray(p, dtype=float)
+
+    def scales(mode, y):
+        mod = built(d, mode)
+        if mod is None or mod.n_guards == 0:
+            return None
+        out = np.empty(mod.n_guards)
+        core.state_scales(mod.fields[1], np.asarray(y, dtype=float), p, SCALE_STEP, out)
+        return out
+    return scales
+
+
+def compiled_rate(d, mode, y0, p):
+    """The rate of :func:`stiffness_index` (``max |Re lambda|``) of ``mode`` at ``y0``, its
+    Jacobian by :func:`~nsfric.solvers.dop853_core.forward_jacobian` on the compiled
+    right-hand side where this process has built it
+    (:func:`~nsfric.solvers.dop853_numba.built`), else None (also for a Jacobian that is
+    not finite)."""
+    found = _compiled()
+    if found is None:
+        return None
+    core, built = found
+    mod = built(d, mode)
+    if mod is None:
+        return None
+    y0 = np.asarray(y0, dtype=float)
+    J = np.empty((y0.size, y0.size))
+    if not core.forward_jacobian(mod.fields[0], y0, np.asarray(p, dtype=float), J):
+        return None
+    return float(np.max(np.abs(np.linalg.eigvals(J).real), initial=0.0))
 
 
 @register
@@ -105,7 +172,7 @@ class FilippovSolver(ReferenceSolver):
         n_check = int(self.options.get("n_check", 8))
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
-        loop = self.mode_loop(ModeLogic(d, p), problem)
+        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(d, p)), problem)
         self._labels = (problem.law or problem.model.name, list(problem.model.state_names))
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
@@ -128,7 +195,7 @@ class FilippovSolver(ReferenceSolver):
             gfun.t = t0
             gfun(np.asarray(y0, dtype=float), p)  # a NaN guard would never fire
         if method == "auto":
-            method = choose_method(f, y0, p, t0, t_end)
+            method = choose_method(f, y0, p, t0, t_end, compiled_rate(d, mode, y0, p))
             if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS
                                        or on_disk(d, mode)):
                 method = COMPILED
@@ -235,10 +302,11 @@ class FilippovSolver(ReferenceSolver):
             return Segment(mode, t0, t0, None, y0.copy(), y0.copy()), hit
         sol = DenseSteps(ts, T[:, 0], T[:, 1] - T[:, 0], YO, FF)
         t1 = ts[-1]
+        y1 = sol(t1)
         if gfun is not None and hit is None:  # the compiled screen sees no NaN guard: checked at the end too
             gfun.t = t1  # (an event's step had all its samples checked by the search; at the event
-            gfun(sol(t1), p)  # itself, e.g. zero overlap, only the guard that fired is needed)
-        return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), sol(t1)), hit
+            gfun(y1, p)  # itself, e.g. zero overlap, only the guard that fired is needed)
+        return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
 
 
 def compiled_stepper(d, mode, n):

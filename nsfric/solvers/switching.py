@@ -80,10 +80,13 @@ def choose_side(has_plus, has_minus, has_slide, a, b, s_sum, from_side):
 class ModeLogic:
     """Decisions at switching events for one derived model and parameter vector."""
 
-    def __init__(self, derived, p):
+    def __init__(self, derived, p, scales=None):
         self.d = derived
         self.m = derived.model
         self.p = p
+        #: ``scales(mode, y)``: :func:`state_scales` of ``mode``'s guards computed otherwise
+        #: (compiled), or None where it cannot; None: always :func:`state_scales`
+        self.scales = scales
 
     def acted_on(self, guards):
         """Of the guards that fired at one event (a DAE solver's root search reports them
@@ -302,7 +305,10 @@ class ModeLogic:
                 return mode
             vals = self.value("guards", (mode,), y, t)
             rates = self.value("guard_rates", (mode,), y, t)
-            tol, rtol = _group_tolerances(gs, vals, rates, y, t, state_scales(gf, y, self.p))
+            scales = self.scales(mode, y) if self.scales is not None else None
+            if scales is None:
+                scales = state_scales(gf, y, self.p)
+            tol, rtol = _group_tolerances(gs, vals, rates, y, t, scales)
             active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
                       if v > tl or (v >= -tl and r > rt)]
             if not active:
@@ -335,7 +341,11 @@ class ModeLogic:
         return -sign * float(self.value("sigma2", (surface, mode), y, t)[0]) > tol
 
 
-def state_scales(f, y, p, step=1e-4):
+#: :func:`state_scales`' relative difference of the states
+SCALE_STEP = 1e-4
+
+
+def state_scales(f, y, p, step=SCALE_STEP):
     """``sum_j |df_i/dy_j| |y_j|`` for each output ``f_i`` of ``f(y, p)``: the size of
     the terms the states contribute to ``f_i``, in ``f_i``'s own units -- what rounding
     of the states moves ``f_i`` by, relative.  Estimated by relative differences
