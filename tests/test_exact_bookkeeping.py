@@ -110,9 +110,9 @@ def test_the_compiled_stiffness_rate_gives_the_same_choice(case, t_end, stiff):
     p = tuple(prob.model.param_vector(prob.params).tolist())
     mode = next(iter(d.modes))
     f = d.rhs(mode)
-    assert filippov.compiled_rate(types.SimpleNamespace(), mode, prob.y0, p) is None
+    assert filippov.compiled_rate(filippov.CompiledModes(types.SimpleNamespace(), p), mode, prob.y0) is None
     dn.stepper(d, mode, len(prob.y0))
-    rate = filippov.compiled_rate(d, mode, prob.y0, p)
+    rate = filippov.compiled_rate(filippov.CompiledModes(d, p), mode, prob.y0)
     index = filippov.stiffness_index(f, prob.y0, p, *prob.t_span)
     assert rate is not None and abs(rate * (prob.t_span[1] - prob.t_span[0]) - index) <= 1e-6 * index
     expected = "LSODA" if stiff else "DOP853"
@@ -176,7 +176,7 @@ def test_compiled_state_scales_are_the_python_ones():
     process gives None."""
     sol, d = _solve("oblique-impact", "saw-tooth", {"params": {"psi_i": 0.25}})
     p = sol.model.param_vector(sol.params)
-    scales = filippov.compiled_scales(d, p)
+    scales = filippov.compiled_scales(filippov.CompiledModes(d, p))
     assert scales("free", sol.events[0].y) is None or dn.built(d, "free") is not None
     n = 0
     for e in sol.events[::10]:

@@ -69,6 +69,19 @@ def _typeof_address(val, c):
 
 
 _MODULES = Memo(64, "nsfric.solvers.dop853_numba")
+#: the unit roundoff (SciPy's ``EPS`` of ``validate_tol``)
+EPS = float(np.finfo(float).eps)
+
+
+def _entry(dispatcher):
+    """The one compiled overload of ``dispatcher`` (declared with its signature), called
+    without numba's typing of every argument on each call (about 8 us for :func:`run`'s
+    twenty): its callers pass exactly the declared types."""
+    (sig,) = dispatcher.signatures
+    return dispatcher.overloads[sig].entry_point
+
+
+_RUN, _INITIAL_STEP = _entry(core.run), _entry(core.initial_step)
 
 
 def stepper(d, mode: str, n: int):
@@ -207,21 +220,24 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, locate, budget=None, w
     or at every trial of a step (:data:`~nsfric.solvers.dop853_core.NONFINITE_TRIALS`).
     """
     y = np.array(y0, dtype=float)
+    if y.ndim != 1:
+        raise ValueError(f"y0 must be one state vector, got shape {y.shape}")
     n = y.size
-    rtol, atol = validate_tol(rtol, atol, n)  # SciPy's warning and floor on rtol
-    p = np.asarray(p, dtype=float)
+    if not (isinstance(rtol, float) and isinstance(atol, float) and rtol >= 100 * EPS and atol >= 0):
+        rtol, atol = validate_tol(rtol, atol, n)  # SciPy's warning and floor on rtol (what passes it is kept)
+    p = np.ascontiguousarray(p, dtype=float)
     f = np.empty(n)
     mod.rhs(y, p, f)
     if watch is not None:
         watch.checked(t0, y, f)
-    h_abs = core.initial_step(mod.fields[0], t0, y, f, t_end, rtol, float(atol), p)
+    h_abs = _INITIAL_STEP(mod.fields[0], float(t0), y, f, float(t_end), float(rtol), float(atol), p)
     state = np.array([t0, h_abs])
     T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
     counts = np.array([0, 2], dtype=np.int64)
     found = np.zeros(2)
     hit = None
     while True:
-        status = core.run(*mod.fields, state, y, f, t_end, rtol, float(atol), p, n_check, mod.n_guards,
+        status = _RUN(*mod.fields, state, y, f, float(t_end), float(rtol), float(atol), p, int(n_check), mod.n_guards,
                           counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK, COMPILED_SEARCH, found)
         if budget is not None:
             budget.check(state[0])

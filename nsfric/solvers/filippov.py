@@ -93,57 +93,61 @@ def choose_method(f, y0, p, t0, t_end, rate=None) -> str:
 SURELY = 10.0
 
 
-def _compiled():
-    """``(dop853_core, dop853_numba.built)`` where numba is loaded in this process (nothing
-    here loads it), else None."""
-    if "numba" not in sys.modules:
-        return None
-    try:
-        from . import dop853_core as core
-        from .dop853_numba import built
-    except Exception:  # its cached core failed to load
-        return None
-    return core, built
+class CompiledModes:
+    """The compiled modules of one solve's modes (``modes(mode)``): where this process has
+    built a mode's (:func:`~nsfric.solvers.dop853_numba.built`; nothing is compiled
+    here), else None; looked up until found, then kept for the solve.  ``core`` is
+    :mod:`~nsfric.solvers.dop853_core` once numba is loaded (nothing here loads it)."""
+
+    def __init__(self, d, p):
+        self.d, self.p = d, np.asarray(p, dtype=float)
+        self.core = self._built = None
+        self.mods = {}
+
+    def __call__(self, mode):
+        mod = self.mods.get(mode)
+        if mod is None:
+            if self._built is None:
+                if "numba" not in sys.modules:
+                    return None
+                try:
+                    from . import dop853_core as core
+                    from .dop853_numba import built
+                except Exception:  # its cached core failed to load
+                    return None
+                self.core, self._built = core, built
+            mod = self._built(self.d, mode)
+            if mod is not None:
+                self.mods[mode] = mod
+        return mod
 
 
-def compiled_scales(d, p):
+def compiled_scales(modes):
     """``scales(mode, y)`` for :class:`~nsfric.solvers.switching.ModeLogic`: the state
     scales of ``mode``'s guards (:func:`~nsfric.solvers.switching.state_scales`, a
     tolerance's scale) by :func:`~nsfric.solvers.dop853_core.state_scales` on the
-    compiled guards where this process has built the mode, else None; None where numba is
-    not loaded."""
-    found = _compiled()
-    if found is None:
-        return None
-    core, built = found
-    p = np.asarray(p, dtype=float)
-
+    compiled guards where ``modes`` (:class:`CompiledModes`) holds the mode, else None."""
     def scales(mode, y):
-        mod = built(d, mode)
+        mod = modes(mode)
         if mod is None or mod.n_guards == 0:
             return None
         out = np.empty(mod.n_guards)
-        core.state_scales(mod.fields[1], np.asarray(y, dtype=float), p, SCALE_STEP, out)
+        modes.core.state_scales(mod.fields[1], np.asarray(y, dtype=float), modes.p, SCALE_STEP, out)
         return out
     return scales
 
 
-def compiled_rate(d, mode, y0, p):
+def compiled_rate(modes, mode, y0):
     """The rate of :func:`stiffness_index` (``max |Re lambda|``) of ``mode`` at ``y0``, its
     Jacobian by :func:`~nsfric.solvers.dop853_core.forward_jacobian` on the compiled
-    right-hand side where this process has built it
-    (:func:`~nsfric.solvers.dop853_numba.built`), else None (also for a Jacobian that is
-    not finite)."""
-    found = _compiled()
-    if found is None:
-        return None
-    core, built = found
-    mod = built(d, mode)
+    right-hand side where ``modes`` (:class:`CompiledModes`) holds the mode, else None
+    (also for a Jacobian that is not finite)."""
+    mod = modes(mode)
     if mod is None:
         return None
     y0 = np.asarray(y0, dtype=float)
     J = np.empty((y0.size, y0.size))
-    if not core.forward_jacobian(mod.fields[0], y0, np.asarray(p, dtype=float), J):
+    if not modes.core.forward_jacobian(mod.fields[0], y0, modes.p, J):
         return None
     return float(np.max(np.abs(np.linalg.eigvals(J).real), initial=0.0))
 
@@ -172,19 +176,20 @@ class FilippovSolver(ReferenceSolver):
         n_check = int(self.options.get("n_check", 8))
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
-        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(d, p)), problem)
+        modes = CompiledModes(d, p)
+        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(modes)), problem)
         self._labels = (problem.law or problem.model.name, list(problem.model.state_names))
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
         used = []  # steppers in order of first use
         segments, events = loop.run(problem.y0, lambda mode, t, y: self._segment(
-            d, p, mode, t, y, t_end, method, n_check, stats, used))
+            d, p, mode, t, y, t_end, method, n_check, stats, used, modes))
         stats["nevents"] = loop.n_switches
         label = used[0] if len(used) == 1 else f"auto ({', '.join(used)})" if used else method
         return Solution(problem.model, dict(problem.params), self.name, segments, events, stats,
                         {"rtol": self.rtol, "atol": self.atol, "method": label}, (loop.t0, t_end))
 
-    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used):
+    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used, modes):
         f = d.rhs(mode)
         p = tuple(np.asarray(p, dtype=float).tolist())  # python floats: cheaper unpacking per call
         law, names = self._labels
@@ -195,7 +200,7 @@ class FilippovSolver(ReferenceSolver):
             gfun.t = t0
             gfun(np.asarray(y0, dtype=float), p)  # a NaN guard would never fire
         if method == "auto":
-            method = choose_method(f, y0, p, t0, t_end, compiled_rate(d, mode, y0, p))
+            method = choose_method(f, y0, p, t0, t_end, compiled_rate(modes, mode, y0))
             if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS
                                        or on_disk(d, mode)):
                 method = COMPILED
