@@ -280,7 +280,7 @@ def step_of(ts, m, t):
     return min(max(lo - 1, 0), m - 1)
 
 
-@njit(cache=CACHE)
+@njit(types.void(_V, _V, _V, _M, types.float64[:, :, ::1], _V, _M), cache=CACHE)
 def dense_values(ts, t_old, h, y_old, F, t, out):
     """The dense output of stored steps (``ts`` their breakpoints, ``t_old``, ``h``,
     ``y_old``, ``F`` as :func:`run` stores them) at the times ``t`` into ``out`` (n,

@@ -81,7 +81,11 @@ def _entry(dispatcher):
     return dispatcher.overloads[sig].entry_point
 
 
-_RUN, _INITIAL_STEP = _entry(core.run), _entry(core.initial_step)
+_RUN, _INITIAL_STEP, _DENSE_VALUES = _entry(core.run), _entry(core.initial_step), _entry(core.dense_values)
+#: :func:`~nsfric.solvers.dop853_core.forward_jacobian` and
+#: :func:`~nsfric.solvers.dop853_core.state_scales` on their compiled overloads (the
+#: Filippov solver's bookkeeping at each segment and event; C-contiguous float arrays only)
+forward_jacobian, state_scales = _entry(core.forward_jacobian), _entry(core.state_scales)
 
 
 def stepper(d, mode: str, n: int):
@@ -173,13 +177,16 @@ class DenseSteps:
         self.t_old, self.h = np.ascontiguousarray(t_old, dtype=float), np.ascontiguousarray(h, dtype=float)
         self.y_old, self.F = np.ascontiguousarray(y_old, dtype=float), np.ascontiguousarray(F, dtype=float)
         self.n_segments = len(t_old)
+        if not (self.ts.ndim == self.t_old.ndim == self.h.ndim == 1 and self.y_old.ndim == 2 and self.F.ndim == 3
+                and len(self.h) == len(self.y_old) == len(self.F) == self.n_segments):
+            raise ValueError("DenseSteps needs ts, t_old, h (m,), y_old (m, n) and F (m, 7, n)")
 
     def __call__(self, t):
         t = np.asarray(t, dtype=float)
         if COMPILED_DENSE and t.ndim <= 1:
             flat = np.ascontiguousarray(np.atleast_1d(t))
             out = np.empty((self.y_old.shape[1], flat.size))
-            core.dense_values(self.ts, self.t_old, self.h, self.y_old, self.F, flat, out)
+            _DENSE_VALUES(self.ts, self.t_old, self.h, self.y_old, self.F, flat, out)
             return out if t.ndim else out[:, 0]
         return self.vectorised(t)
 

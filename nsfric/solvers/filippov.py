@@ -21,6 +21,7 @@ import sys
 
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
+from scipy.linalg.lapack import dgeev
 
 from .base import ReferenceSolver, register
 from ..errors import NonFiniteField
@@ -97,10 +98,10 @@ class CompiledModes:
     """The compiled modules of one solve's modes (``modes(mode)``): where this process has
     built a mode's (:func:`~nsfric.solvers.dop853_numba.built`; nothing is compiled
     here), else None; looked up until found, then kept for the solve.  ``core`` is
-    :mod:`~nsfric.solvers.dop853_core` once numba is loaded (nothing here loads it)."""
+    :mod:`~nsfric.solvers.dop853_numba` once numba is loaded (nothing here loads it)."""
 
     def __init__(self, d, p):
-        self.d, self.p = d, np.asarray(p, dtype=float)
+        self.d, self.p = d, np.ascontiguousarray(p, dtype=float)
         self.core = self._built = None
         self.mods = {}
 
@@ -111,11 +112,10 @@ class CompiledModes:
                 if "numba" not in sys.modules:
                     return None
                 try:
-                    from . import dop853_core as core
-                    from .dop853_numba import built
+                    from . import dop853_numba as core
                 except Exception:  # its cached core failed to load
                     return None
-                self.core, self._built = core, built
+                self.core, self._built = core, core.built
             mod = self._built(self.d, mode)
             if mod is not None:
                 self.mods[mode] = mod
@@ -132,7 +132,7 @@ def compiled_scales(modes):
         if mod is None or mod.n_guards == 0:
             return None
         out = np.empty(mod.n_guards)
-        modes.core.state_scales(mod.fields[1], np.asarray(y, dtype=float), modes.p, SCALE_STEP, out)
+        modes.core.state_scales(mod.fields[1], np.ascontiguousarray(y, dtype=float), modes.p, SCALE_STEP, out)
         return out
     return scales
 
@@ -145,11 +145,12 @@ def compiled_rate(modes, mode, y0):
     mod = modes(mode)
     if mod is None:
         return None
-    y0 = np.asarray(y0, dtype=float)
+    y0 = np.ascontiguousarray(y0, dtype=float)
     J = np.empty((y0.size, y0.size))
     if not modes.core.forward_jacobian(mod.fields[0], y0, modes.p, J):
         return None
-    return float(np.max(np.abs(np.linalg.eigvals(J).real), initial=0.0))
+    wr, _, _, _, info = dgeev(J, compute_vl=0, compute_vr=0, overwrite_a=1)  # the eigenvalues' real parts
+    return float(np.max(np.abs(wr), initial=0.0)) if info == 0 else None
 
 
 @register
