@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import ZenoError
 from ..solution import Event, Segment
+from ..symbolic.frozen import region_at
 
 __all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "indicator_tol", "no_progress",
            "resolution", "sign_beyond", "stalled_at_contact_end", "state_scales", "tangent_tol"]
@@ -131,13 +132,14 @@ class ModeLogic:
         """The mode the trajectory continues in after reaching ``surface`` at ``y``
         (at time ``t``: a rate smaller than what the time resolution there changes it
         by counts as zero, see :meth:`directions`)."""
-        plus = self.d.region_at(y, self.p, {surface: 1})
-        minus = self.d.region_at(y, self.p, {surface: -1})
+        names, f = self.d.h
+        hv = f(y, self.p)  # the switching functions, evaluated once for both sides
+        plus = region_at(self.m.regions, names, hv, {surface: 1})
+        minus = region_at(self.m.regions, names, hv, {surface: -1})
         if plus is None or minus is None:  # on a corner where other surfaces vanish too
-            names, f = self.d.h
-            corner = 1e-12 * (1.0 + float(np.max(np.abs(f(y, self.p)))))
-            plus = plus or self.d.region_at(y, self.p, {surface: 1}, tol=corner)
-            minus = minus or self.d.region_at(y, self.p, {surface: -1}, tol=corner)
+            corner = 1e-12 * (1.0 + float(np.max(np.abs(hv))))
+            plus = plus or region_at(self.m.regions, names, hv, {surface: 1}, tol=corner)
+            minus = minus or region_at(self.m.regions, names, hv, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
         if slide is not None and not slide.exits and from_mode in (slide.plus, slide.minus):
             return slide.name  # a saturated force: reached from its region, it stays at the limit
