@@ -188,3 +188,16 @@ def test_compiled_state_scales_are_the_python_ones():
         assert np.allclose(got, ref, rtol=1e-12, atol=0) and np.all(got > 0), (got, ref)
         n += 1
     assert n >= 5
+
+
+def test_a_solution_at_times_in_order_equals_it_at_the_same_times_shuffled():
+    """``Solution(t)`` evaluates times in order one run per segment (slices) and times in
+    any order by masks: the same values, also at the segments' ends."""
+    sol = nsfric.get_case("oblique-impact").reference_solution("saw-tooth", params={"psi_i": 0.25})
+    t = np.unique(np.concatenate([np.linspace(*sol.t_span, 1001), [s.t0 for s in sol.segments][::2]]))
+    perm = np.random.default_rng(5).permutation(t.size)
+    got = sol(t)
+    shuffled = np.empty_like(got)
+    shuffled[:, perm] = sol(t[perm])
+    assert np.array_equal(got, shuffled)
+    assert np.array_equal(sol(t[7]), got[:, 7]) and np.array_equal(sol(t[-1:]), got[:, -1:])
