@@ -196,8 +196,36 @@ class Solution(BatchMixin, TablesMixin):
 
     # -- sampling ----------------------------------------------------------------
     def resample(self, t_eval):
-        """Set the sample times; event times are added so that jumps are kept."""
+        """Set the sample times; event times are added so that jumps are kept.
+
+        Each segment is sampled at its start (where its state is ``y0``), the times of
+        ``t_eval`` inside it and, the last one, at its end (``y1``); a segment holding no
+        time of ``t_eval`` (most of an event-heavy run) needs no evaluation."""
         t_eval = np.asarray(t_eval, dtype=float)
+        if t_eval.ndim != 1 or not (t_eval.size < 2 or np.all(t_eval[1:] > t_eval[:-1])):
+            return self._resample_any(t_eval)
+        ts, ys, modes = [], [], []
+        for i, seg in enumerate(self.segments):
+            last = i == len(self.segments) - 1
+            lo = int(np.searchsorted(t_eval, seg.t0, side="left"))
+            hi = max(lo, int(np.searchsorted(t_eval, seg.t1, side="right" if last else "left")))
+            inner = t_eval[lo + 1:hi] if hi > lo and t_eval[lo] == seg.t0 else t_eval[lo:hi]
+            tt = np.concatenate([[seg.t0], inner, [seg.t1] if last and (inner[-1] if inner.size else seg.t0) != seg.t1
+                                 else []])
+            if tt.size == 1:  # the start alone: its state
+                yy = np.empty((len(seg.y0), 1))
+            else:
+                yy = seg(tt)
+            yy[:, 0] = seg.y0
+            if last and tt[-1] == seg.t1:
+                yy[:, -1] = seg.y1
+            ts.append(tt)
+            ys.append(yy)
+            modes += [seg.mode] * len(tt)
+        return self._sampled(ts, ys, modes)
+
+    def _resample_any(self, t_eval):
+        """:meth:`resample` for sample times in any order."""
         ts, ys, modes = [], [], []
         for i, seg in enumerate(self.segments):
             last = i == len(self.segments) - 1
@@ -212,6 +240,9 @@ class Solution(BatchMixin, TablesMixin):
             ts.append(tt)
             ys.append(yy)
             modes += [seg.mode] * len(tt)
+        return self._sampled(ts, ys, modes)
+
+    def _sampled(self, ts, ys, modes):
         self.t = np.concatenate(ts)
         self._y = np.concatenate(ys, axis=1)
         self.sample_modes = modes
@@ -279,6 +310,11 @@ class Solution(BatchMixin, TablesMixin):
         out = np.empty((len(self.model.states), flat.size))
         starts = np.array([s.t0 for s in self.segments])
         idx = np.clip(np.searchsorted(starts, flat, side="right") - 1, 0, len(self.segments) - 1)
+        if flat.size > 1 and np.all(idx[1:] >= idx[:-1]):  # times in order: one run of them per segment
+            cuts = np.flatnonzero(idx[1:] != idx[:-1]) + 1
+            for a, b in zip([0, *cuts.tolist()], [*cuts.tolist(), flat.size]):
+                out[:, a:b] = self.segments[idx[a]](flat[a:b])
+            return out.reshape((-1,) + t.shape)
         for i in np.unique(idx):
             sel = idx == i
             out[:, sel] = self.segments[i](flat[sel])

@@ -121,6 +121,50 @@ def initial_step(rhs, t0, y0, f0, t_bound, rtol, atol, p):
     return min(100 * h0, h1, interval_length)
 
 
+@njit(types.boolean(FIELD, _V, _V, types.float64[:, ::1]), cache=True)
+def forward_jacobian(rhs, y0, p, J):
+    """The forward-difference Jacobian of ``rhs`` at ``y0`` into ``J``, by the differences
+    of :func:`~nsfric.solvers.filippov.stiffness_index` on the compiled right-hand side;
+    False (``J`` incomplete) where an entry is not finite."""
+    n = y0.size
+    f0, f, y = np.empty(n), np.empty(n), np.empty(n)
+    rhs(y0, p, f0)
+    for j in range(n):
+        h = 1.5e-8 * max(1.0, abs(y0[j]))
+        for i in range(n):
+            y[i] = y0[i]
+        y[j] += h
+        rhs(y, p, f)
+        for i in range(n):
+            J[i, j] = (f[i] - f0[i]) / h
+            if not math.isfinite(J[i, j]):
+                return False
+    return True
+
+
+@njit(types.void(FIELD, _V, _V, types.float64, _V), cache=True)
+def state_scales(fun, y, p, step, out):
+    """:func:`~nsfric.solvers.switching.state_scales` of the compiled ``fun`` (its
+    ``out.size`` outputs) into ``out``: the same relative differences, summed in the same
+    order."""
+    m, n = out.size, y.size
+    f0, f, yp = np.empty(m), np.empty(m), np.empty(n)
+    fun(y, p, f0)
+    out[:] = 0.0
+    for j in range(n):
+        yj = y[j]
+        if yj == 0.0 or not math.isfinite(yj):
+            continue
+        for i in range(n):
+            yp[i] = y[i]
+        yp[j] = yj * (1.0 + step)
+        fun(yp, p, f)
+        for i in range(m):
+            d = abs(f[i] - f0[i]) / step
+            if math.isfinite(d):
+                out[i] += d
+
+
 @njit(cache=True)
 def stage(rhs, K, a, s, h, y, p, work):
     """``dy = np.dot(K[:s].T, a[:s]) * h; K[s] = fun(t + c * h, y + dy)``."""
@@ -218,6 +262,38 @@ def screen(guards, rates, t_old, t_new, h, y_old, F, p, n_check, n_guards, Y, G,
 
 
 _M = types.float64[:, ::1]
+
+
+@njit(cache=CACHE)
+def step_of(ts, m, t):
+    """``numpy.searchsorted(ts, t, side="left") - 1`` clipped to the ``m`` steps ``[0, m -
+    1]``: the stored step whose dense output holds ``t`` (the one on the left at a
+    breakpoint, as :class:`scipy.integrate.OdeSolution`; NaN after every step, as NumPy
+    sorts it)."""
+    lo, hi = 0, ts.size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ts[mid] < t or (t != t and ts[mid] == ts[mid]):
+            lo = mid + 1
+        else:
+            hi = mid
+    return min(max(lo - 1, 0), m - 1)
+
+
+@njit(types.void(_V, _V, _V, _M, types.float64[:, :, ::1], _V, _M), cache=CACHE)
+def dense_values(ts, t_old, h, y_old, F, t, out):
+    """The dense output of stored steps (``ts`` their breakpoints, ``t_old``, ``h``,
+    ``y_old``, ``F`` as :func:`run` stores them) at the times ``t`` into ``out`` (n,
+    len(t)): each time on the step :func:`step_of` picks, by
+    :func:`~nsfric.solvers.dop853_search.dense_at` (``Dop853DenseOutput``'s sum, the
+    operations of its vectorised NumPy form one by one: the same numbers)."""
+    n = y_old.shape[1]
+    y = np.empty(n)
+    for k in range(t.size):
+        s = step_of(ts, t_old.size, t[k])
+        dense_at(t_old[s], h[s], y_old[s], F[s], t[k], y)
+        for i in range(n):
+            out[i, k] = y[i]
 
 
 @njit(types.int64(FIELD, FIELD, FIELD, _V, _V, _V, types.float64, types.float64, types.float64, _V, types.int64,

@@ -31,7 +31,7 @@ from numba.core.typing.typeof import typeof_impl
 from numba.experimental.function_type import _get_wrapper_address
 from scipy.integrate._ivp.common import validate_tol
 
-from ..memo import Memo
+from ..memo import Identity, Memo
 from ..symbolic.generated import load_source, remembered_once
 from . import dop853_core as core
 from .dop853_source import NotCompilable, mark_on_disk, mode_source
@@ -44,6 +44,9 @@ CHUNK = 256
 #: decide flagged steps with the compiled guard search (:mod:`~nsfric.solvers.dop853_search`);
 #: False: every flagged step goes to the Python search (the same events: tested)
 COMPILED_SEARCH = True
+#: evaluate :class:`DenseSteps` in compiled code; False: NumPy's vectorised form (the
+#: same numbers: tested)
+COMPILED_DENSE = True
 
 
 class _Address(WrapperAddressProtocol):
@@ -66,6 +69,23 @@ def _typeof_address(val, c):
 
 
 _MODULES = Memo(64, "nsfric.solvers.dop853_numba")
+#: the unit roundoff (SciPy's ``EPS`` of ``validate_tol``)
+EPS = float(np.finfo(float).eps)
+
+
+def _entry(dispatcher):
+    """The one compiled overload of ``dispatcher`` (declared with its signature), called
+    without numba's typing of every argument on each call (about 8 us for :func:`run`'s
+    twenty): its callers pass exactly the declared types."""
+    (sig,) = dispatcher.signatures
+    return dispatcher.overloads[sig].entry_point
+
+
+_RUN, _INITIAL_STEP, _DENSE_VALUES = _entry(core.run), _entry(core.initial_step), _entry(core.dense_values)
+#: :func:`~nsfric.solvers.dop853_core.forward_jacobian` and
+#: :func:`~nsfric.solvers.dop853_core.state_scales` on their compiled overloads (the
+#: Filippov solver's bookkeeping at each segment and event; C-contiguous float arrays only)
+forward_jacobian, state_scales = _entry(core.forward_jacobian), _entry(core.state_scales)
 
 
 def stepper(d, mode: str, n: int):
@@ -73,6 +93,13 @@ def stepper(d, mode: str, n: int):
     once per process and mode; numba's disk cache across processes).  Raises
     :class:`NotCompilable`."""
     return remembered_once(_MODULES, mode, d, lambda: _build(d, mode, n), NotCompilable)
+
+
+def built(d, mode: str):
+    """The compiled module of ``mode`` where this process has built it already, else
+    None (nothing is compiled)."""
+    found, mod = _MODULES.lookup((Identity(d), mode))
+    return mod if found and hasattr(mod, "fields") else None
 
 
 def _build(d, mode, n):
@@ -140,14 +167,31 @@ class StepDense:
 class DenseSteps:
     """Dense output of a run of DOP853 steps, as :class:`scipy.integrate.OdeSolution`
     (the step on the left at a breakpoint) with each step's
-    ``Dop853DenseOutput`` formula, vectorised over ``t``."""
+    ``Dop853DenseOutput`` formula: one compiled call for all the times asked
+    (:func:`~nsfric.solvers.dop853_core.dense_values`), or (:data:`COMPILED_DENSE` off, or
+    times of more than one axis) that formula vectorised over ``t`` in NumPy -- the same
+    numbers (tested)."""
 
     def __init__(self, ts, t_old, h, y_old, F):
-        self.ts = np.asarray(ts, dtype=float)
-        self.t_old, self.h, self.y_old, self.F = t_old, h, y_old, F
+        self.ts = np.ascontiguousarray(ts, dtype=float)
+        self.t_old, self.h = np.ascontiguousarray(t_old, dtype=float), np.ascontiguousarray(h, dtype=float)
+        self.y_old, self.F = np.ascontiguousarray(y_old, dtype=float), np.ascontiguousarray(F, dtype=float)
         self.n_segments = len(t_old)
+        if not (self.ts.ndim == self.t_old.ndim == self.h.ndim == 1 and self.y_old.ndim == 2 and self.F.ndim == 3
+                and len(self.h) == len(self.y_old) == len(self.F) == self.n_segments):
+            raise ValueError("DenseSteps needs ts, t_old, h (m,), y_old (m, n) and F (m, 7, n)")
 
     def __call__(self, t):
+        t = np.asarray(t, dtype=float)
+        if COMPILED_DENSE and t.ndim <= 1:
+            flat = np.ascontiguousarray(np.atleast_1d(t))
+            out = np.empty((self.y_old.shape[1], flat.size))
+            _DENSE_VALUES(self.ts, self.t_old, self.h, self.y_old, self.F, flat, out)
+            return out if t.ndim else out[:, 0]
+        return self.vectorised(t)
+
+    def vectorised(self, t):
+        """The values at ``t`` by the NumPy form of the formula."""
         t = np.asarray(t, dtype=float)
         flat = np.atleast_1d(t)
         seg = np.clip(np.searchsorted(self.ts, flat, side="left") - 1, 0, self.n_segments - 1)
@@ -183,21 +227,24 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, locate, budget=None, w
     or at every trial of a step (:data:`~nsfric.solvers.dop853_core.NONFINITE_TRIALS`).
     """
     y = np.array(y0, dtype=float)
+    if y.ndim != 1:
+        raise ValueError(f"y0 must be one state vector, got shape {y.shape}")
     n = y.size
-    rtol, atol = validate_tol(rtol, atol, n)  # SciPy's warning and floor on rtol
-    p = np.asarray(p, dtype=float)
+    if not (isinstance(rtol, float) and isinstance(atol, float) and rtol >= 100 * EPS and atol >= 0):
+        rtol, atol = validate_tol(rtol, atol, n)  # SciPy's warning and floor on rtol (what passes it is kept)
+    p = np.ascontiguousarray(p, dtype=float)
     f = np.empty(n)
     mod.rhs(y, p, f)
     if watch is not None:
         watch.checked(t0, y, f)
-    h_abs = core.initial_step(mod.fields[0], t0, y, f, t_end, rtol, float(atol), p)
+    h_abs = _INITIAL_STEP(mod.fields[0], float(t0), y, f, float(t_end), float(rtol), float(atol), p)
     state = np.array([t0, h_abs])
     T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
     counts = np.array([0, 2], dtype=np.int64)
     found = np.zeros(2)
     hit = None
     while True:
-        status = core.run(*mod.fields, state, y, f, t_end, rtol, float(atol), p, n_check, mod.n_guards,
+        status = _RUN(*mod.fields, state, y, f, float(t_end), float(rtol), float(atol), p, int(n_check), mod.n_guards,
                           counts[0] == 0, T, YO, FF, counts, counts[0] + CHUNK, COMPILED_SEARCH, found)
         if budget is not None:
             budget.check(state[0])

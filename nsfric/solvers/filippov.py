@@ -21,13 +21,14 @@ import sys
 
 import numpy as np
 from scipy.integrate import BDF, DOP853, LSODA, RK45, Radau, OdeSolution
+from scipy.linalg.lapack import dgeev
 
 from .base import ReferenceSolver, register
 from ..errors import NonFiniteField
 from ..solution import Segment, Solution
 from .dop853_source import on_disk
 from .guard_search import first_crossing
-from .switching import ModeLogic, stalled_at_contact_end
+from .switching import SCALE_STEP, ModeLogic, stalled_at_contact_end
 from .watch import FieldWatch, GuardWatch
 
 METHODS = {"DOP853": DOP853, "RK45": RK45, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
@@ -74,11 +75,82 @@ def stiffness_index(f, y0, p, t0, t_end) -> float:
     return float(np.max(np.abs(lam.real), initial=0.0) * (t_end - t0))
 
 
-def choose_method(f, y0, p, t0, t_end) -> str:
+def choose_method(f, y0, p, t0, t_end, rate=None) -> str:
     """``method="auto"``: :data:`STIFF_METHOD` where :func:`stiffness_index` of the
     mode's right-hand side ``f`` exceeds :data:`STIFF_INDEX`, DOP853 otherwise (the
-    compiled one, :data:`COMPILED`, where the mode compiles: decided by the caller)."""
+    compiled one, :data:`COMPILED`, where the mode compiles: decided by the caller).
+
+    ``rate``: the index's rate computed on the compiled right-hand side
+    (:func:`compiled_rate`, several times cheaper; None where the mode is not compiled).  Its Jacobian differs from the Python one by rounding
+    only, so where it puts the index below :data:`STIFF_INDEX` by the factor
+    :data:`SURELY` it decides alone (the same choice); else the index is computed."""
+    if rate is not None and rate * (t_end - t0) <= STIFF_INDEX / SURELY:
+        return "DOP853"
     return STIFF_METHOD if stiffness_index(f, y0, p, t0, t_end) > STIFF_INDEX else "DOP853"
+
+
+#: :func:`choose_method`: the margin below :data:`STIFF_INDEX` within which the compiled
+#: rate alone decides
+SURELY = 10.0
+
+
+class CompiledModes:
+    """The compiled modules of one solve's modes (``modes(mode)``): where this process has
+    built a mode's (:func:`~nsfric.solvers.dop853_numba.built`; nothing is compiled
+    here), else None; looked up until found, then kept for the solve.  ``core`` is
+    :mod:`~nsfric.solvers.dop853_numba` once numba is loaded (nothing here loads it)."""
+
+    def __init__(self, d, p):
+        self.d, self.p = d, np.ascontiguousarray(p, dtype=float)
+        self.core = self._built = None
+        self.mods = {}
+
+    def __call__(self, mode):
+        mod = self.mods.get(mode)
+        if mod is None:
+            if self._built is None:
+                if "numba" not in sys.modules:
+                    return None
+                try:
+                    from . import dop853_numba as core
+                except Exception:  # its cached core failed to load
+                    return None
+                self.core, self._built = core, core.built
+            mod = self._built(self.d, mode)
+            if mod is not None:
+                self.mods[mode] = mod
+        return mod
+
+
+def compiled_scales(modes):
+    """``scales(mode, y)`` for :class:`~nsfric.solvers.switching.ModeLogic`: the state
+    scales of ``mode``'s guards (:func:`~nsfric.solvers.switching.state_scales`, a
+    tolerance's scale) by :func:`~nsfric.solvers.dop853_core.state_scales` on the
+    compiled guards where ``modes`` (:class:`CompiledModes`) holds the mode, else None."""
+    def scales(mode, y):
+        mod = modes(mode)
+        if mod is None or mod.n_guards == 0:
+            return None
+        out = np.empty(mod.n_guards)
+        modes.core.state_scales(mod.fields[1], np.ascontiguousarray(y, dtype=float), modes.p, SCALE_STEP, out)
+        return out
+    return scales
+
+
+def compiled_rate(modes, mode, y0):
+    """The rate of :func:`stiffness_index` (``max |Re lambda|``) of ``mode`` at ``y0``, its
+    Jacobian by :func:`~nsfric.solvers.dop853_core.forward_jacobian` on the compiled
+    right-hand side where ``modes`` (:class:`CompiledModes`) holds the mode, else None
+    (also for a Jacobian that is not finite)."""
+    mod = modes(mode)
+    if mod is None:
+        return None
+    y0 = np.ascontiguousarray(y0, dtype=float)
+    J = np.empty((y0.size, y0.size))
+    if not modes.core.forward_jacobian(mod.fields[0], y0, modes.p, J):
+        return None
+    wr, _, _, _, info = dgeev(J, compute_vl=0, compute_vr=0, overwrite_a=1)  # the eigenvalues' real parts
+    return float(np.max(np.abs(wr), initial=0.0)) if info == 0 else None
 
 
 @register
@@ -105,19 +177,20 @@ class FilippovSolver(ReferenceSolver):
         n_check = int(self.options.get("n_check", 8))
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
-        loop = self.mode_loop(ModeLogic(d, p), problem)
+        modes = CompiledModes(d, p)
+        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(modes)), problem)
         self._labels = (problem.law or problem.model.name, list(problem.model.state_names))
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}
         used = []  # steppers in order of first use
         segments, events = loop.run(problem.y0, lambda mode, t, y: self._segment(
-            d, p, mode, t, y, t_end, method, n_check, stats, used))
+            d, p, mode, t, y, t_end, method, n_check, stats, used, modes))
         stats["nevents"] = loop.n_switches
         label = used[0] if len(used) == 1 else f"auto ({', '.join(used)})" if used else method
         return Solution(problem.model, dict(problem.params), self.name, segments, events, stats,
                         {"rtol": self.rtol, "atol": self.atol, "method": label}, (loop.t0, t_end))
 
-    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used):
+    def _segment(self, d, p, mode, t0, y0, t_end, method, n_check, stats, used, modes):
         f = d.rhs(mode)
         p = tuple(np.asarray(p, dtype=float).tolist())  # python floats: cheaper unpacking per call
         law, names = self._labels
@@ -128,7 +201,7 @@ class FilippovSolver(ReferenceSolver):
             gfun.t = t0
             gfun(np.asarray(y0, dtype=float), p)  # a NaN guard would never fire
         if method == "auto":
-            method = choose_method(f, y0, p, t0, t_end)
+            method = choose_method(f, y0, p, t0, t_end, compiled_rate(modes, mode, y0))
             if method == "DOP853" and ("numba" in sys.modules or stats["nsteps"] >= AUTO_COMPILE_STEPS
                                        or on_disk(d, mode)):
                 method = COMPILED
@@ -235,10 +308,11 @@ class FilippovSolver(ReferenceSolver):
             return Segment(mode, t0, t0, None, y0.copy(), y0.copy()), hit
         sol = DenseSteps(ts, T[:, 0], T[:, 1] - T[:, 0], YO, FF)
         t1 = ts[-1]
+        y1 = sol(t1)
         if gfun is not None and hit is None:  # the compiled screen sees no NaN guard: checked at the end too
             gfun.t = t1  # (an event's step had all its samples checked by the search; at the event
-            gfun(sol(t1), p)  # itself, e.g. zero overlap, only the guard that fired is needed)
-        return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), sol(t1)), hit
+            gfun(y1, p)  # itself, e.g. zero overlap, only the guard that fired is needed)
+        return Segment(mode, t0, t1, sol, np.asarray(y0, float).copy(), y1), hit
 
 
 def compiled_stepper(d, mode, n):

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import ZenoError
 from ..solution import Event, Segment
+from ..symbolic.frozen import region_at
 
 __all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "indicator_tol", "no_progress",
            "resolution", "sign_beyond", "stalled_at_contact_end", "state_scales", "tangent_tol"]
@@ -80,10 +81,13 @@ def choose_side(has_plus, has_minus, has_slide, a, b, s_sum, from_side):
 class ModeLogic:
     """Decisions at switching events for one derived model and parameter vector."""
 
-    def __init__(self, derived, p):
+    def __init__(self, derived, p, scales=None):
         self.d = derived
         self.m = derived.model
         self.p = p
+        #: ``scales(mode, y)``: :func:`state_scales` of ``mode``'s guards computed otherwise
+        #: (compiled), or None where it cannot; None: always :func:`state_scales`
+        self.scales = scales
 
     def acted_on(self, guards):
         """Of the guards that fired at one event (a DAE solver's root search reports them
@@ -128,13 +132,14 @@ class ModeLogic:
         """The mode the trajectory continues in after reaching ``surface`` at ``y``
         (at time ``t``: a rate smaller than what the time resolution there changes it
         by counts as zero, see :meth:`directions`)."""
-        plus = self.d.region_at(y, self.p, {surface: 1})
-        minus = self.d.region_at(y, self.p, {surface: -1})
+        names, f = self.d.h
+        hv = f(y, self.p)  # the switching functions, evaluated once for both sides
+        plus = region_at(self.m.regions, names, hv, {surface: 1})
+        minus = region_at(self.m.regions, names, hv, {surface: -1})
         if plus is None or minus is None:  # on a corner where other surfaces vanish too
-            names, f = self.d.h
-            corner = 1e-12 * (1.0 + float(np.max(np.abs(f(y, self.p)))))
-            plus = plus or self.d.region_at(y, self.p, {surface: 1}, tol=corner)
-            minus = minus or self.d.region_at(y, self.p, {surface: -1}, tol=corner)
+            corner = 1e-12 * (1.0 + float(np.max(np.abs(hv))))
+            plus = plus or region_at(self.m.regions, names, hv, {surface: 1}, tol=corner)
+            minus = minus or region_at(self.m.regions, names, hv, {surface: -1}, tol=corner)
         slide = self.m.sliding_on(surface)
         if slide is not None and not slide.exits and from_mode in (slide.plus, slide.minus):
             return slide.name  # a saturated force: reached from its region, it stays at the limit
@@ -302,7 +307,10 @@ class ModeLogic:
                 return mode
             vals = self.value("guards", (mode,), y, t)
             rates = self.value("guard_rates", (mode,), y, t)
-            tol, rtol = _group_tolerances(gs, vals, rates, y, t, state_scales(gf, y, self.p))
+            scales = self.scales(mode, y) if self.scales is not None else None
+            if scales is None:
+                scales = state_scales(gf, y, self.p)
+            tol, rtol = _group_tolerances(gs, vals, rates, y, t, scales)
             active = [(v, g) for v, r, g, tl, rt in zip(vals, rates, gs, tol, rtol)
                       if v > tl or (v >= -tl and r > rt)]
             if not active:
@@ -335,7 +343,11 @@ class ModeLogic:
         return -sign * float(self.value("sigma2", (surface, mode), y, t)[0]) > tol
 
 
-def state_scales(f, y, p, step=1e-4):
+#: :func:`state_scales`' relative difference of the states
+SCALE_STEP = 1e-4
+
+
+def state_scales(f, y, p, step=SCALE_STEP):
     """``sum_j |df_i/dy_j| |y_j|`` for each output ``f_i`` of ``f(y, p)``: the size of
     the terms the states contribute to ``f_i``, in ``f_i``'s own units -- what rounding
     of the states moves ``f_i`` by, relative.  Estimated by relative differences

@@ -29,6 +29,34 @@ from .params import ModelLookup, Param
 MODULES = ("numpy", "math", "builtins")
 
 
+def sinc(x, _sin=np.sin, _pi=np.pi, _eps=float(np.finfo(float).eps), _sinc=np.sinc):
+    """:func:`numpy.sinc` (``sin(pi x)/(pi x)``): on one float its operations without
+    NumPy's array machinery, about 10x cheaper and the same number (``pi x``, ``eps`` for
+    a zero, NumPy's ``sin``; tested bit for bit); anything else ``numpy.sinc`` itself.
+    Generated NumPy code reads it where it reads ``numpy.sinc`` (a switching function
+    ``sinc`` is evaluated at every event of a saw-tooth law)."""
+    if type(x) is float or type(x) is np.float64:
+        y = _pi * x
+        if not y:
+            y = _eps
+        return _sin(y) / y
+    return _sinc(x)
+
+
+#: cheaper stand-ins generated NumPy code reads in place of NumPy's functions (the same
+#: numbers): ``{(module, name): function}``
+FAST = {("numpy", "sinc"): sinc}
+
+
+def _use_fast(raw):
+    """Bind :data:`FAST`'s stand-ins in the globals of the generated function ``raw``
+    (where a name is bound to the very NumPy function)."""
+    g = raw.__globals__
+    for (module, name), fast in FAST.items():
+        if module == "numpy" and g.get(name) is getattr(np, name):
+            g[name] = fast
+
+
 def wrap(raw, backend: str, n: int):
     """The generated function ``raw`` returning a float array of shape ``(n,) + batch``.
 
@@ -38,6 +66,8 @@ def wrap(raw, backend: str, n: int):
     the inputs, so the shape is ``(n,) + batch`` whatever the expressions hold.  The
     result carries ``raw``, ``backend`` and ``n`` (what the disk cache stores with the
     source)."""
+    if backend == "numpy" and getattr(raw, "__globals__", None) is not None:
+        _use_fast(raw)
     if backend == "math":
         def fn(*vals, _raw=raw):
             return np.array(_raw(*vals), dtype=float)
@@ -106,6 +136,10 @@ def namespace_recipe(raw) -> dict | None:
         if isinstance(obj, types.ModuleType) and obj.__name__ in MODULES:
             out[name] = ["module", obj.__name__]
             continue
+        stand_in = [list(key) for key, fast in FAST.items() if fast is obj]
+        if stand_in:
+            out[name] = stand_in[0]
+            continue
         for mod in MODULES:
             if getattr(importlib.import_module(mod), name, None) is obj and obj is not None:
                 out[name] = [mod, name]
@@ -127,7 +161,7 @@ def compile_function(spec: dict):
         elif kind == "module" and what in MODULES:
             ns[name] = importlib.import_module(what)
         elif kind in MODULES:
-            ns[name] = getattr(importlib.import_module(kind), what)
+            ns[name] = FAST.get((kind, what)) or getattr(importlib.import_module(kind), what)
         else:
             raise ValueError(f"unknown global {name!r}: {kind!r}")
     exec(compile(spec["src"], f"<nsfric-cached-{spec['name']}>", "exec"), ns)
@@ -299,5 +333,5 @@ for _name in CACHED:
     setattr(FrozenDerived, _name, _cached(_name))
 
 
-__all__ = ["CACHED", "FrozenDerived", "FrozenModel", "IterationMatrix", "Reshaped", "compile_function", "load_function", "model_record",
+__all__ = ["CACHED", "FAST", "FrozenDerived", "FrozenModel", "IterationMatrix", "Reshaped", "compile_function", "load_function", "model_record",
            "namespace_recipe", "region_at", "wrap"]
