@@ -74,8 +74,9 @@ from nsfric.symbolic.coupling import couple
 
 REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6 (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
-TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test")
-NORMAL = ("hertz", "hertz-tsuji")
+TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test",
+              "mindlin-force-elastic-test")
+NORMAL = ("hertz", "hertz-tsuji", "hertz-tsuji-force-end")
 #: initial overlap [m]: covered in ~1e-12 s against contact times of 1e-8 to 1e-3 s
 XI0 = 1e-12
 DEG = np.pi / 180
@@ -282,9 +283,10 @@ def _kinematics() -> SphereOnWall:
 
 
 def normal_law(name: str = "hertz"):
-    """Hertz's law (``hertz``, or ``hertz-tsuji`` with LIGGGHTS's damping form) with the
-    stiffness of T4's Al oxide sphere on a rigid plane by default."""
-    law = N.hertz() if name == "hertz" else N.hertz_tsuji()
+    """Hertz's law (``hertz``, or ``hertz-tsuji`` with LIGGGHTS's damping form, or
+    ``hertz-tsuji-force-end`` with YADE's: the force clamped at zero) with the stiffness of
+    T4's Al oxide sphere on a rigid plane by default."""
+    law = N.hertz() if name == "hertz" else N.hertz_tsuji("force" if name.endswith("force-end") else "overlap")
     k = L.P(N.k_n_tilde, _DEFAULT["k_n_tilde"], 0, lo_open=True, doc="Hertz stiffness 4/3 E* sqrt(R*)",
             unit="N m^-3/2")
     return replace(law, params=(k,) + tuple(p for p in law.params if p.symbol != N.k_n_tilde))
@@ -302,7 +304,8 @@ def tangential_law(name: str):
     build = {"mindlin": lambda: T.mindlin(_R, params), "mindlin-force": lambda: T.mindlin_force(_R, params),
              "mindlin-rescale": lambda: T.mindlin_rescale(_R, params),
              "mindlin-rescale-force": lambda: T.mindlin_rescale_force(_R, params),
-             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(_R, liggghts)}
+             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(_R, liggghts),
+             "mindlin-force-elastic-test": lambda: SR.mindlin_force_elastic_test(_R, liggghts)}
     return T.with_normal_magnitude(build[name]())
 
 

@@ -43,8 +43,8 @@ import os
 import numpy as np
 
 from ..studies import Study
-from .slip_rule_zoo import CASE_LAW, ENERGY_MARGIN, EXACT_ERROR, SLIP_MARGIN, TOLERANCES, case_params, \
-    contact_time, mechanical_energy, standard_impact
+from .slip_rule_zoo import ENERGY_MARGIN, EXACT_ERROR, SLIP_MARGIN, TOLERANCES, contact_time, limit_case, \
+    mechanical_energy, standard_impact
 
 #: the sweep of the default run: angle [deg], friction coefficient, normal restitution,
 #: stiffness ratio (the standard impact's values among them)
@@ -76,8 +76,8 @@ def exact_energy_account(law: str, p: dict, until: float | None = None) -> dict:
     contact end)."""
     from . import get_case
 
-    case = get_case("sphere-wall")
-    sol = case.reference_solution(CASE_LAW.format(law), params=case_params(law, p), **TOLERANCES)
+    name, case_law, params, solver = limit_case(law, p)
+    sol = get_case(name).reference_solution(case_law, solver=solver, params=params, **TOLERANCES)
     ends = [e.t for e in sol.events if e.kind == "contact-end"]
     if not ends:
         raise RuntimeError(f"{law} at theta = {p['theta_deg']:g}: the contact did not end")
