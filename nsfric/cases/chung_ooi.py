@@ -26,7 +26,12 @@ hertz_tsuji`, :func:`liggghts_damping`; T3), and
 * ``mindlin-elastic-test`` -- LIGGGHTS's ``tangential history`` with ``model hertz``'s
   tangential damping ``gamma_t_tsuji xi^(1/4) v`` (:func:`~nsfric.symbolic.slip_rule_laws.
   mindlin_elastic_test`: the Coulomb test on the elastic part, the damping dropped while
-  capped; :func:`liggghts_tangential_damping`), with ``hertz-tsuji``: the damped T4 and T6.
+  capped; :func:`liggghts_tangential_damping`), with ``hertz-tsuji``: the damped T4 and T6;
+* ``mindlin-force-elastic-test`` -- YADE's ``Law2_ScGeom_MindlinPhys_Mindlin``: the same
+  test and damping on the elastic *force* integrated with the Mindlin stiffness
+  (:func:`~nsfric.symbolic.slip_rule_laws.mindlin_force_elastic_test`), with
+  ``hertz-tsuji-force-end`` (YADE's normal force, clamped at zero): the slip-rule zoo's
+  row ``yade-hertz-mindlin`` (:mod:`nsfric.cases.slip_rule_zoo`).
 
 The normal tests (T1-T3, no tangential motion) run ``mindlin``; their definitions' ``mu =
 0`` is left at the default (a zero cap would start the contact on the friction surface;

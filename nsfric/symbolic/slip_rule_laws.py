@@ -53,6 +53,18 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   step's stiffness and damping are evaluated at the step's overlap, so the limit is
   this law with the overlap at each instant.  Without damping (``gamma_t_tsuji = 0``,
   ``e = 1``) it is :func:`~nsfric.symbolic.tangential.mindlin` without damping.
+* :func:`mindlin_force_elastic_test` -- YADE ``Law2_ScGeom_MindlinPhys_Mindlin``
+  (``pkg/dem/HertzMindlin.cpp``): the elastic shear force is incremented, ``shearElastic
+  -= ks v dt`` with ``ks = kso uN^(1/2)`` at the step's overlap; tested alone against
+  ``tan(phi) F_n``; beyond, scaled to it and no damping; below, the damping ``cs v``,
+  ``cs = 2 betas sqrt(m ks)`` (``ViscoelasticPM``'s structure on a Hertz-Mindlin
+  force).  As ``dt -> 0`` the increments are ``dF_e = -k_ta a v dt`` with ``k_ta a = ks``:
+  :func:`~nsfric.symbolic.tangential.mindlin_force`'s sticking field (the force does not
+  follow the overlap at rest), :func:`sds_elastic_test`'s test, cap and dropped damping
+  on ``F_e`` itself, the damping ``gamma_t_tsuji delta^(1/4)`` (``cs``'s ``ks^(1/2)``).
+  With YADE's normal force (Hertz, the damping ``cn = 2 betan sqrt(m 3/2 kno
+  uN^(1/2))``, clamped at zero) the case law is
+  ``mindlin-force-elastic-test/hertz-tsuji-force-end`` of ``chung-ooi``.
 * :func:`sds_trim_muv` -- Kratos's rule with its velocity-dependent friction
   (``CalculateTangentialForceWithNeighbour`` of the version taking ``LocalRelVel``): the
   same four branches, the bound ``F_n equiv_friction`` with ``equiv_friction = mu_d + (mu_s
