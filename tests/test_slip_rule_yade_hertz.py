@@ -190,15 +190,13 @@ def test_limit_by_two_solvers_and_first_order(p45):
     assert abs(a["e_n"] - 0.9) < 2e-4
 
 
-def test_the_zoo_solves_the_limit_where_yades_step_converges():
+def test_radau5_misses_a_switch_where_ida_and_yades_step_agree():
     """At 45 deg, mu 0.6, e_n 0.99 Radau5 (DAE) misses a switch (kinetic energy after/before
-    2.26); the zoo's solver for the law (IDA) is where YADE's step converges (t_n/3200:
-    within 5e-5 in e_t) and the exact energy account is dissipative there."""
-    from nsfric.cases.slip_rule_energy import exact_energy_account
-
+    2.26, impossible for a dissipative law), IDA does not: YADE's step at t_n/3200 is within
+    5e-5 of IDA's e_t -- why the energy sweep leaves this row out (zoo.HERTZ_SOLVER)."""
     p = Z.standard_impact(45.0, mu=0.6, e_n=0.99)
     law = "mindlin-force-elastic-test"
-    exact = Z.exact_limit(law, p, energy=False)
+    ida = Z.exact_limit(law, p, solver="ida", energy=False)
+    radau = Z.exact_limit(law, p, solver="radau5dae", energy=False)
     step = run_impact("yade-hertz-mindlin", p, Z.contact_time(p) / 3200)
-    assert abs(step["e_t"] - exact["e_t"]) < 5e-5 and exact["KE_ratio"] < 1
-    assert exact_energy_account(law, p)["E_slip"] > 0.1
+    assert abs(step["e_t"] - ida["e_t"]) < 5e-5 and ida["KE_ratio"] < 1 < radau["KE_ratio"]
