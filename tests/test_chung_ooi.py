@@ -22,7 +22,7 @@ def test_registered_with_its_laws_and_skips_named(case):
     assert set(case.laws) == {"mindlin/hertz", "mindlin-force/hertz", "mindlin/hertz-tsuji",
                               "mindlin-elastic-test/hertz-tsuji"}
     assert case.check_law("mindlin") == "mindlin"  # the normal law defaults to hertz
-    with pytest.raises(ValueError, match="NORMAL in \\['hertz', 'hertz-tsuji'\\]"):
+    with pytest.raises(ValueError, match="NORMAL in \\['hertz', 'hertz-tsuji', 'hertz-tsuji-force-end'\\]"):
         case.check_law("mindlin/linear-dashpot")
     assert not C.SKIPPED and "T3-al-oxide" in C.TESTS  # T7, T8: chung-ooi-spheres
     names = case.model("mindlin").param_names

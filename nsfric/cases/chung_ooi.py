@@ -26,7 +26,12 @@ hertz_tsuji`, :func:`liggghts_damping`; T3), and
 * ``mindlin-elastic-test`` -- LIGGGHTS's ``tangential history`` with ``model hertz``'s
   tangential damping ``gamma_t_tsuji xi^(1/4) v`` (:func:`~nsfric.symbolic.slip_rule_laws.
   mindlin_elastic_test`: the Coulomb test on the elastic part, the damping dropped while
-  capped; :func:`liggghts_tangential_damping`), with ``hertz-tsuji``: the damped T4 and T6.
+  capped; :func:`liggghts_tangential_damping`), with ``hertz-tsuji``: the damped T4 and T6;
+* ``mindlin-force-elastic-test`` -- YADE's ``Law2_ScGeom_MindlinPhys_Mindlin``: the same
+  test and damping on the elastic *force* integrated with the Mindlin stiffness
+  (:func:`~nsfric.symbolic.slip_rule_laws.mindlin_force_elastic_test`), with
+  ``hertz-tsuji-force-end`` (YADE's normal force, clamped at zero): the slip-rule zoo's
+  row ``yade-hertz-mindlin`` (:mod:`nsfric.cases.slip_rule_zoo`).
 
 The normal tests (T1-T3, no tangential motion) run ``mindlin``; their definitions' ``mu =
 0`` is left at the default (a zero cap would start the contact on the friction surface;
@@ -75,8 +80,9 @@ from nsfric.symbolic.coupling import couple
 
 REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6, T7-T8 in chung-ooi-spheres (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
-TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test")
-NORMAL = ("hertz", "hertz-tsuji")
+TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test",
+              "mindlin-force-elastic-test")
+NORMAL = ("hertz", "hertz-tsuji", "hertz-tsuji-force-end")
 #: initial overlap [m]: covered in ~1e-12 s against contact times of 1e-8 to 1e-3 s
 XI0 = 1e-12
 DEG = np.pi / 180
@@ -281,9 +287,10 @@ def _kinematics() -> SphereOnWall:
 
 
 def normal_law(name: str = "hertz", defaults: dict = _DEFAULT):
-    """Hertz's law (``hertz``, or ``hertz-tsuji`` with LIGGGHTS's damping form) with the
-    stiffness ``defaults["k_n_tilde"]`` by default (T4's Al oxide sphere on a rigid plane)."""
-    law = N.hertz() if name == "hertz" else N.hertz_tsuji()
+    """Hertz's law (``hertz``, or ``hertz-tsuji`` with LIGGGHTS's damping form, or
+    ``hertz-tsuji-force-end`` with YADE's: the force clamped at zero) with the stiffness
+    ``defaults["k_n_tilde"]`` by default (T4's Al oxide sphere on a rigid plane)."""
+    law = N.hertz() if name == "hertz" else N.hertz_tsuji("force" if name.endswith("force-end") else "overlap")
     k = L.P(N.k_n_tilde, defaults["k_n_tilde"], 0, lo_open=True, doc="Hertz stiffness 4/3 E* sqrt(R*)",
             unit="N m^-3/2")
     return replace(law, params=(k,) + tuple(p for p in law.params if p.symbol != N.k_n_tilde))
@@ -304,7 +311,8 @@ def tangential_law(name: str, radius=_R, defaults: dict = _DEFAULT):
     build = {"mindlin": lambda: T.mindlin(radius, params), "mindlin-force": lambda: T.mindlin_force(radius, params),
              "mindlin-rescale": lambda: T.mindlin_rescale(radius, params),
              "mindlin-rescale-force": lambda: T.mindlin_rescale_force(radius, params),
-             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(radius, liggghts)}
+             "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(radius, liggghts),
+             "mindlin-force-elastic-test": lambda: SR.mindlin_force_elastic_test(radius, liggghts)}
     return T.with_normal_magnitude(build[name]())
 
 

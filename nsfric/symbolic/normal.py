@@ -158,25 +158,41 @@ def kuwabara_kono_force_end() -> NormalLaw:
 #: ``xi^(1/4)``, real for ``xi < 0`` (as :data:`XI_1_2`)
 XI_1_4 = sp.sqrt(XI_1_2)
 gamma_n_tsuji = sp.Symbol("gamma_n_tsuji", nonnegative=True)  # Hertz damping ~ xi^(1/4)
+TSUJI = "Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239"
 
 
-def hertz_tsuji() -> NormalLaw:
+def hertz_tsuji(end: str = "overlap") -> NormalLaw:
     """Hertz with the damping of Tsuji et al. (1992): ``F = -k_n_tilde xi^(3/2) -
-    gamma_n_tsuji xi^(1/4) v``; the contact ends at zero overlap (``h = xi``).
+    gamma_n_tsuji xi^(1/4) v``; the contact ends at zero overlap (``h = xi``) or, with
+    ``end="force"`` (law ``hertz-tsuji-force-end``), where the repulsive force vanishes
+    inside the contact: ``h = k_n_tilde xi^(5/4) + gamma_n_tsuji v = 0`` (the force over
+    ``xi^(1/4)``, which only vanishes at zero overlap), with the elastic energy ``E_el``.
 
     The damping coefficient grows as ``sqrt(k_n(xi) m_eff)`` with the Hertz stiffness, so
     ``e_n`` does not depend on the impact speed.  It is the form of LIGGGHTS's ``model
     hertz`` (``gamma_n = -2 sqrt(5/6) beta sqrt(2 E* sqrt(R* xi) m*)``, ``beta = ln e/
-    sqrt(ln^2 e + pi^2)``: LIGGGHTS-PUBLIC ``src/normal_model_hertz.h``) and of LAMMPS's
-    ``pair granular ... damping tsuji``, each with its own map from ``e`` to the coefficient.
+    sqrt(ln^2 e + pi^2)``: LIGGGHTS-PUBLIC ``src/normal_model_hertz.h``), of LAMMPS's
+    ``pair granular ... damping tsuji`` and of YADE's ``Law2_ScGeom_MindlinPhys_Mindlin``
+    with ``betan`` (``cn = 2 betan sqrt(m 3/2 kno uN^(1/2))``, the total set to zero where
+    it pulls: the force end), each with its own map from ``e`` to the coefficient.
     """
     F = -k_n_tilde * XI_3_2 - gamma_n_tsuji * XI_1_4 * v
     params = (HERTZ_STIFFNESS, P(gamma_n_tsuji, 0.0, 0, doc="damping coefficient of xi^(1/4) dxi/dt",
                                  unit="kg m^-1/4 s^-1"))
-    return NormalLaw("hertz-tsuji", "Tsuji, Tanaka & Ishida (1992), Powder Technol. 71:239", (), params, {"h": xi},
+    name = _end_name("hertz-tsuji", end)
+    if end == "force":
+        law = _contact_law(name, F, params, "", hertz_tsuji.__doc__, energy=sp.Rational(2, 5) * k_n_tilde * xi * XI_3_2,
+                           h=k_n_tilde * xi * XI_1_4 + gamma_n_tsuji * v)
+        return replace(law, reference=TSUJI)
+    return NormalLaw(name, TSUJI, (), params, {"h": xi},
                      {"contact": Branch({"h": 1}, F, {}, "contact-begin"),
                       "free": Branch({"h": -1}, sp.Integer(0), {}, "contact-end")},
                      doc=hertz_tsuji.__doc__, free=("free",))
+
+
+def hertz_tsuji_force_end() -> NormalLaw:
+    """:func:`hertz_tsuji` ending at zero repulsive force (YADE's clamped normal force)."""
+    return hertz_tsuji(end="force")
 
 
 def walton_braun(k2=None) -> NormalLaw:
@@ -230,5 +246,5 @@ def with_turning_point(law: NormalLaw) -> NormalLaw:
 
 # the registry, filled explicitly (plug-ins: entry points, see nsfric.symbolic.laws)
 for _law in (linear_spring_dashpot, linear_spring_dashpot_force_end, hertz, hertz_damped, hertz_damped_force_end,
-             kuwabara_kono, kuwabara_kono_force_end, walton_braun, hertz_tsuji):
+             kuwabara_kono, kuwabara_kono_force_end, walton_braun, hertz_tsuji, hertz_tsuji_force_end):
     register_law(_law)

@@ -53,6 +53,18 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   step's stiffness and damping are evaluated at the step's overlap, so the limit is
   this law with the overlap at each instant.  Without damping (``gamma_t_tsuji = 0``,
   ``e = 1``) it is :func:`~nsfric.symbolic.tangential.mindlin` without damping.
+* :func:`mindlin_force_elastic_test` -- YADE ``Law2_ScGeom_MindlinPhys_Mindlin``
+  (``pkg/dem/HertzMindlin.cpp``): the elastic shear force is incremented, ``shearElastic
+  -= ks v dt`` with ``ks = kso uN^(1/2)`` at the step's overlap; tested alone against
+  ``tan(phi) F_n``; beyond, scaled to it and no damping; below, the damping ``cs v``,
+  ``cs = 2 betas sqrt(m ks)`` (``ViscoelasticPM``'s structure on a Hertz-Mindlin
+  force).  As ``dt -> 0`` the increments are ``dF_e = -k_ta a v dt`` with ``k_ta a = ks``:
+  :func:`~nsfric.symbolic.tangential.mindlin_force`'s sticking field (the force does not
+  follow the overlap at rest), :func:`sds_elastic_test`'s test, cap and dropped damping
+  on ``F_e`` itself, the damping ``gamma_t_tsuji delta^(1/4)`` (``cs``'s ``ks^(1/2)``).
+  With YADE's normal force (Hertz, the damping ``cn = 2 betan sqrt(m 3/2 kno
+  uN^(1/2))``, clamped at zero) the case law is
+  ``mindlin-force-elastic-test/hertz-tsuji-force-end`` of ``chung-ooi``.
 * :func:`sds_trim_muv` -- Kratos's rule with its velocity-dependent friction
   (``CalculateTangentialForceWithNeighbour`` of the version taking ``LocalRelVel``): the
   same four branches, the bound ``F_n equiv_friction`` with ``equiv_friction = mu_d + (mu_s
@@ -87,7 +99,7 @@ import sympy as sp
 from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, gamma, k, mu, register_law,
                    spring_outputs, v, with_outputs, xi)
 from .normal import real_abs
-from .tangential import R_eff, _mindlin_params, contact_radius, k_ta
+from .tangential import F_e, R_eff, _mindlin_params, contact_radius, k_ta
 
 #: the static critical force (``mu_s F_n``) and the decay constant of :func:`sds_trim_muv`
 F_s, c_decay = sp.symbols("F_s c_decay", nonnegative=True)
@@ -106,12 +118,13 @@ def _params():
             P(F_max, 1.0, 0, lo_open=True, doc="critical force mu F_n", unit="n.u."))
 
 
-def _caps(bound, stick: str, F_plus=None, F_minus=None):
-    """The spring held at its elastic cap ``-k xi = +-bound``: constrained slidings on
-    ``e_plus = -k xi - bound`` and ``e_minus = -k xi + bound``, left towards ``stick``."""
-    return {"cap+": LawSliding("e_plus", "constrained", xi, None, stick, F=bound if F_plus is None else F_plus,
+def _caps(bound, stick: str, F_plus=None, F_minus=None, state=xi):
+    """The spring held at its elastic cap ``-k xi = +-bound`` (or ``F_e = +-bound``):
+    constrained slidings of ``state`` on ``e_plus = elastic - bound`` and ``e_minus =
+    elastic + bound``, left towards ``stick``."""
+    return {"cap+": LawSliding("e_plus", "constrained", state, None, stick, F=bound if F_plus is None else F_plus,
                                entry_kind="slip"),
-            "cap-": LawSliding("e_minus", "constrained", xi, stick, None, F=-bound if F_minus is None else F_minus,
+            "cap-": LawSliding("e_minus", "constrained", state, stick, None, F=-bound if F_minus is None else F_minus,
                                entry_kind="slip")}
 
 
@@ -209,6 +222,40 @@ def mindlin_elastic_test(R=R_eff, params=None) -> TangentialLaw:
     return replace(law, name="mindlin-elastic-test", reference=LIGGGHTS_HERTZ, doc=mindlin_elastic_test.__doc__)
 
 
+YADE_HERTZ = (f"{ZOO} YADE Law2_ScGeom_MindlinPhys_Mindlin (pkg/dem/HertzMindlin.cpp: shearElastic -= ks dt v, "
+              "ks = kso uN^(1/2), cs = 2 betas sqrt(mbar ks); Aoxi-git/Cementor @ 8766c063fb9c)")
+
+
+def mindlin_force_elastic_test(R=R_eff, params=None) -> TangentialLaw:
+    """YADE's Hertz-Mindlin shear force (the limit of ``Law2_ScGeom_MindlinPhys_Mindlin``'s
+    step, module docstring): the elastic force ``F_e`` integrated with the Mindlin
+    stiffness ``k_ta a`` (``a = sqrt(R delta_n)``, as
+    :func:`~nsfric.symbolic.tangential.mindlin_force`), tested on its elastic part with
+    the damping ``gamma_t_tsuji delta_n^(1/4) v`` while sticking only (as
+    :func:`sds_elastic_test`).
+
+    Sticking (``|F_e| < mu F_N``): ``F = F_e - gamma_t_tsuji delta_n^(1/4) v``, ``dF_e/dt =
+    -k_ta a v``; slipping: ``F_e`` held at ``+-mu F_N`` (constrained), ``F = +-mu F_N``
+    without damping, left when ``v`` no longer pushes it beyond.  YADE's ``ks = kso
+    uN^(1/2)`` is ``k_ta a`` with ``k_ta = kso/sqrt(R)``, its ``cs = 2 betas sqrt(m kso)
+    uN^(1/4)`` the damping with ``gamma_t_tsuji = 2 betas sqrt(m kso)``.  ``R`` and
+    ``params`` (default ``k_ta, gamma_t_tsuji, R_eff, mu``) as :func:`mindlin_elastic_test`.
+    """
+    if params is None:
+        k_param, _, *rest = _mindlin_params(radius=R == R_eff)
+        params = (k_param, P(gamma_t_tsuji, 0.0, 0, unit="kg m^-1/4 s^-1",
+                             doc="tangential damping coefficient of delta^(1/4) v (YADE: 2 betas sqrt(m kso))"),
+                  *rest)
+    stiffness = k_ta * contact_radius(R)
+    damping = gamma_t_tsuji * real_abs(delta_n) ** sp.Rational(1, 4)
+    bound = mu * F_N
+    switching = {"e_plus": F_e - bound, "e_minus": F_e + bound}
+    branches = {"stick": Branch({"e_plus": -1, "e_minus": 1}, F_e - damping * v, {F_e: -stiffness * v}, "stick")}
+    law = TangentialLaw("mindlin-force-elastic-test", YADE_HERTZ, (F_e,), params, switching, branches,
+                        _caps(bound, "stick", state=F_e), doc=mindlin_force_elastic_test.__doc__)
+    return with_outputs(law, {"F_t_el": F_e, "E_t": F_e ** 2 / (2 * stiffness)})
+
+
 def decaying_bound(dynamic, static, x):
     """``dynamic + (static - dynamic) exp(-x)`` for ``x >= 0``, written as ``dynamic tanh(x/2)
     (1 + exp(-x)) + static exp(-x)`` (the same function: ``tanh(x/2) (1 + e^-x) = 1 -
@@ -238,5 +285,5 @@ def sds_trim_muv(k=k, gamma=gamma, bound=F_max, static_bound=F_s, decay=c_decay,
     return replace(base, name="sds-trim-muv", reference=KRATOS_MUV, doc=sds_trim_muv.__doc__)
 
 
-for _law in (sds_elastic_test, sds_trim, sds_clip, sds_trim_muv, mindlin_elastic_test):
+for _law in (sds_elastic_test, sds_trim, sds_clip, sds_trim_muv, mindlin_elastic_test, mindlin_force_elastic_test):
     register_law(_law)
