@@ -5,9 +5,8 @@ exact law, :mod:`nsfric.adapters.lammps_conformance`).
 A :class:`Study` names a callable ``run(out_dir, progress=None, params=None) -> {"written":
 [paths]}`` by its module path, imported only when the study runs; one that also takes
 ``jobs`` runs its independent parts on that many local processes (``nsfric run NAME
---jobs N``).  Studies are
-registered with :func:`register_study` or through the entry-point group
-``nsfric.studies`` (a :class:`Study` instance).
+--jobs N``).  Studies are registered with :func:`register_study` or through the
+entry-point group ``nsfric.studies`` (a :class:`Study` instance).
 
 Ground floor: imports no layer.
 """
