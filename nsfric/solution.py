@@ -115,6 +115,17 @@ class StepInterpolant:
         return out.reshape((-1,) + t.shape)
 
 
+def _on_segment(seg, tt, last: bool):
+    """The states of the segment ``seg`` at the times ``tt`` (which start at ``seg.t0``),
+    with its exact start state and, on the ``last`` segment, its exact end state where
+    ``tt`` ends there."""
+    yy = np.empty((len(seg.y0), 1)) if tt.size == 1 else seg(tt)  # the start alone: its state
+    yy[:, 0] = seg.y0
+    if last and tt[-1] == seg.t1:
+        yy[:, -1] = seg.y1
+    return yy
+
+
 @dataclass
 class Solution(BatchMixin, TablesMixin):
     """The result of a reference solve or of a discrete run (see module docstring).
@@ -212,15 +223,8 @@ class Solution(BatchMixin, TablesMixin):
             inner = t_eval[lo + 1:hi] if hi > lo and t_eval[lo] == seg.t0 else t_eval[lo:hi]
             tt = np.concatenate([[seg.t0], inner, [seg.t1] if last and (inner[-1] if inner.size else seg.t0) != seg.t1
                                  else []])
-            if tt.size == 1:  # the start alone: its state
-                yy = np.empty((len(seg.y0), 1))
-            else:
-                yy = seg(tt)
-            yy[:, 0] = seg.y0
-            if last and tt[-1] == seg.t1:
-                yy[:, -1] = seg.y1
             ts.append(tt)
-            ys.append(yy)
+            ys.append(_on_segment(seg, tt, last))
             modes += [seg.mode] * len(tt)
         return self._sampled(ts, ys, modes)
 
@@ -233,12 +237,8 @@ class Solution(BatchMixin, TablesMixin):
             tt = np.unique(np.concatenate([[seg.t0], t_eval[sel]]))
             if last:
                 tt = np.unique(np.concatenate([tt, [seg.t1]]))
-            yy = seg(tt)
-            yy[:, 0] = seg.y0
-            if last and tt[-1] == seg.t1:
-                yy[:, -1] = seg.y1
             ts.append(tt)
-            ys.append(yy)
+            ys.append(_on_segment(seg, tt, last))
             modes += [seg.mode] * len(tt)
         return self._sampled(ts, ys, modes)
 
