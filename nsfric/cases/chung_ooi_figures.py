@@ -309,7 +309,7 @@ def write_swept(case, family: str, out_dir: str, stride: int, progress, jobs, ca
             ax.plot(x, closed[q], color=f"C{2 * j}", ls=":", lw=1.2,
                     label=f"{name}, " + ("e put in" if family == "T3" else "no slip (symmetry)"
                                          if family.startswith("T7") else "sliding throughout" if test.e == 1
-                                         else f"sliding throughout, impulse mu (1 + {test.e:g}) m v_n"))
+                                         else f"sliding throughout with the e put in, {test.e:g} (approximate)"))
     for ax, (_, label) in zip(axes[:, 0], panels):
         ax.set_ylabel(label, fontsize=8)
     axes[-1, 0].set_xlabel(ALL_TESTS[tests[0]].x[0])
