@@ -144,6 +144,15 @@ def liggghts_damped(e: float, params: dict) -> dict:
     return {"gamma_n_tsuji": liggghts_damping(e, params), "gamma_t_tsuji": liggghts_tangential_damping(e, params)}
 
 
+def moduli(mat: Material, same_material: bool = False) -> tuple:
+    """``(E*, G*)`` of a body of ``mat`` against a rigid one (``E* = E/(1 - nu^2)``, ``G* =
+    G/(2 - nu)``, ``G = E/(2 (1 + nu))``) or, ``same_material``, against a body of the same
+    material (both halved)."""
+    E_eff = mat.E / (1 - mat.nu ** 2)
+    G_eff = mat.E / (2 * (1 + mat.nu)) / (2 - mat.nu)
+    return (E_eff / 2, G_eff / 2) if same_material else (E_eff, G_eff)
+
+
 def contact_params(mat: Material, R: float, partner: str = "rigid") -> dict:
     """The case parameters ``m, I, R, k_n_tilde, k_ta`` of a sphere of ``mat`` and radius
     ``R`` against ``partner``: ``"rigid"`` a rigid plane (``E* = E/(1 - nu^2)``, ``G* =
@@ -155,11 +164,8 @@ def contact_params(mat: Material, R: float, partner: str = "rigid") -> dict:
     if partner not in ("rigid", "wall", "sphere"):
         raise ValueError(f"partner must be 'rigid', 'wall' or 'sphere', got {partner!r}")
     m = mat.rho * 4 / 3 * np.pi * R ** 3
-    E_eff = mat.E / (1 - mat.nu ** 2)
-    G_eff = mat.E / (2 * (1 + mat.nu)) / (2 - mat.nu)
+    E_eff, G_eff = moduli(mat, same_material=partner != "rigid")
     inertia = 0.4 * m * R ** 2
-    if partner != "rigid":
-        E_eff, G_eff = E_eff / 2, G_eff / 2
     if partner == "sphere":
         m, R, inertia = m / 2, R / 2, inertia / 2
     return {"m": m, "I": inertia, "R": R, "k_n_tilde": 4 / 3 * E_eff * np.sqrt(R), "k_ta": 8 * G_eff}

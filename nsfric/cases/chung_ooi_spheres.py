@@ -93,8 +93,7 @@ def pair_params(mat: C.Material, R_1: float, R_2: float, density_ratio: float = 
         if not (np.isfinite(val) and val > 0):
             raise ValueError(f"{name} must be finite and > 0, got {val!r}")
     m = [mat.rho * rho * 4 / 3 * np.pi * R ** 3 for R, rho in ((R_1, 1.0), (R_2, density_ratio))]
-    E_eff = mat.E / (2 * (1 - mat.nu ** 2))
-    G_eff = mat.E / (2 * (1 + mat.nu)) / (2 * (2 - mat.nu))
+    E_eff, G_eff = C.moduli(mat, same_material=True)
     R_eff = R_1 * R_2 / (R_1 + R_2)
     return {"m_1": m[0], "m_2": m[1], "I_1": 0.4 * m[0] * R_1 ** 2, "I_2": 0.4 * m[1] * R_2 ** 2, "R_1": R_1,
             "R_2": R_2, "k_n_tilde": 4 / 3 * E_eff * np.sqrt(R_eff), "k_ta": 8 * G_eff}

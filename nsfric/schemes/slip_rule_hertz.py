@@ -41,6 +41,7 @@ r2 - uN)`` of the translational velocity in ``ScGeom::precompute`` (``noRatch``)
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 #: Thornton, Cummins & Cleary (2013) Table 2 as ``HertzMindlin.cpp`` writes them: ``alpha(e)
 #: = e (h1 + e (h2 + ... + e h10))``
@@ -87,12 +88,23 @@ def ip2_wall(young: float, poisson: float, R: float, en: float | None = None, es
 
 
 def restitution_of(p: dict) -> float:
-    """The normal restitution coefficient the zoo's impact ``p`` was made for, from its
-    linear dashpot ``gamma_n = 2 zeta sqrt(m k_n)``: ``e_n = exp(-pi zeta/sqrt(1 - zeta^2))``."""
-    zeta = p["gamma_n"] / (2 * math.sqrt(p["m"] * p["k_n"]))
-    if not zeta < 1:
+    """The normal restitution coefficient the zoo's impact ``p`` was made for: its linear
+    dashpot's ``e_n`` (:func:`~nsfric.symbolic.impact_laws.linear_dashpot_restitution`, the
+    law's statement, at ``k_n``, ``gamma_n`` and ``m_eff = m``)."""
+    if not p["gamma_n"] < 2 * math.sqrt(p["m"] * p["k_n"]):
         raise ValueError(f"gamma_n = {p['gamma_n']!r} is overdamped (no restitution coefficient)")
-    return math.exp(-math.pi * zeta / math.sqrt(1 - zeta * zeta))
+    return float(_restitution()(p["k_n"], p["gamma_n"], p["m"]))
+
+
+@lru_cache(maxsize=1)
+def _restitution():
+    """:func:`~nsfric.symbolic.impact_laws.linear_dashpot_restitution` as a function of
+    ``(k_n, gamma_n, m_eff)`` (lambdified once)."""
+    import sympy as sp
+
+    from ..symbolic import impact_laws as IL
+
+    return sp.lambdify((IL.k_n, IL.gamma_n, IL.m_eff), IL.linear_dashpot_restitution(), "math")
 
 
 def zoo_young(p: dict, poisson: float = POISSON) -> float:
