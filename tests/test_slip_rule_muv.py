@@ -18,9 +18,11 @@ MUV = {"mu_s": 0.4, "friction_decay": 3.0}
 
 
 def _kratos_why():
-    from nsfric.adapters import kratos
+    """Why the Kratos tests skip: only where the wheel is not installed (no wheel for the
+    platform); an installed Kratos that does not run fails them, as in test_verify_kratos."""
+    import importlib.util
 
-    return kratos.available()
+    return "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
 
 
 @pytest.mark.parametrize("theta", [20.0, 45.0])
