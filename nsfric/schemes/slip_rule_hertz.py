@@ -99,12 +99,12 @@ def restitution_of(p: dict) -> float:
 @lru_cache(maxsize=1)
 def _restitution():
     """:func:`~nsfric.symbolic.impact_laws.linear_dashpot_restitution` as a function of
-    ``(k_n, gamma_n, m_eff)`` (lambdified once)."""
-    import sympy as sp
-
+    ``(k_n, gamma_n, m_eff)`` (generated once)."""
     from ..symbolic import impact_laws as IL
+    from ..symbolic.codegen import generate
 
-    return sp.lambdify((IL.k_n, IL.gamma_n, IL.m_eff), IL.linear_dashpot_restitution(), "math")
+    return generate(IL.linear_dashpot_restitution(), (IL.k_n, IL.gamma_n, IL.m_eff), "math", cse=False,
+                    products=False, raw=True)
 
 
 def zoo_young(p: dict, poisson: float = POISSON) -> float:
