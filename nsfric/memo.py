@@ -72,6 +72,15 @@ def _alive(key) -> bool:
     return True
 
 
+def _has_identity(key) -> bool:
+    """Whether ``key`` holds an :class:`Identity` (an entry that may die with its object)."""
+    if isinstance(key, Identity):
+        return True
+    if isinstance(key, tuple):
+        return any(_has_identity(k) for k in key)
+    return False
+
+
 class _Failure:
     """A remembered exception (a build tried once and failed)."""
 
@@ -98,6 +107,9 @@ class Memo:
             raise ValueError(f"maxsize must be an integer >= 1, got {maxsize!r}")
         self.maxsize, self.name = maxsize, name or f"memo-{id(self):x}"
         self._data: OrderedDict = OrderedDict()
+        #: the stored keys that hold an :class:`Identity` (only they can die): a full
+        #: memo's put scans these, not every key
+        self._mortal: dict = {}
         self._lock = threading.RLock()
         self.hits = self.misses = 0
         MEMOS[self.name] = self
@@ -113,6 +125,7 @@ class Memo:
         """Forget every entry (and the hit and miss counts)."""
         with self._lock:
             self._data.clear()
+            self._mortal.clear()
             self.hits = self.misses = 0
 
     def values(self) -> list:
@@ -136,11 +149,13 @@ class Memo:
         with self._lock:
             self._data[key] = value
             self._data.move_to_end(key)
+            if _has_identity(key):
+                self._mortal[key] = None
             if len(self._data) > self.maxsize:
-                for k in [k for k in self._data if not _alive(k)]:
-                    del self._data[k]
+                for k in [k for k in self._mortal if not _alive(k)]:
+                    del self._data[k], self._mortal[k]
             while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
+                self._mortal.pop(self._data.popitem(last=False)[0], None)
 
     def get(self, key, build, failure=()):
         """The value of ``key``, built by ``build()`` on a miss and stored.

@@ -79,6 +79,32 @@ def test_identity_of_a_collected_object_matches_no_newcomer():
     assert len(m) <= 8
 
 
+def test_a_full_memo_of_content_keys_scans_no_key_on_put(monkeypatch):
+    """A full memo drops dead Identity entries first; content keys cannot die, so a put
+    looks at none of them (before: every put of a full memo tested every key, which made
+    512 parameter sets' bindings quadratic: minutes for a batch of 1,000 members)."""
+    import nsfric.memo as M
+
+    m = Memo(64, "test-full")
+    for i in range(64):
+        m.put(("exprs", (1.0, float(i))), i)
+    calls = []
+    real = M._alive
+    monkeypatch.setattr(M, "_alive", lambda k: calls.append(k) or real(k))
+    for i in range(64, 200):
+        m.put(("exprs", (1.0, float(i))), i)
+    assert calls == [] and len(m) == 64 and ("exprs", (1.0, 199.0)) in m and ("exprs", (1.0, 0.0)) not in m
+    # a dead object's entry still goes before any live one
+    t, keep = Thing(), Thing()
+    m.put(Identity(keep), "keep")
+    m.put((Identity(t), "x"), "dies")
+    del t
+    m.put("newcomer", 0)
+    assert len(m) == 64 and Identity(keep) in m and "newcomer" in m
+    assert not any(isinstance(k, tuple) and isinstance(k[0], Identity) for k in m._data)
+    assert ("exprs", (1.0, 199.0)) in m  # only the dead entry was dropped
+
+
 def test_identity_keys_of_unweakrefable_objects_hold_them():
     k = Identity(12345678901234567890)
     assert k.alive and k == Identity(k.target()) and hash(k) == id(k.target())
