@@ -279,3 +279,21 @@ def test_a_slow_crossing_does_not_continue_its_slide():
     assert ok and -CONSISTENT * 9.81 < dvt[1] < 0  # the margin alone accepts the continuation
     assert not logic.consistent(y, "s+", [1], crossed={1: "+"})[0]
     assert logic.decide(y, "s+", [K + 1]) == sol.segments[k + 1].mode != "s+"
+
+
+@pytest.mark.parametrize("model", [block_corners(), DiscPile()], ids=["block-corners", "disc-pile"])
+def test_parameter_values_are_sympys_full_substitution_bit_for_bit(model):
+    """The masses and gravity at a member's parameters (each expression given only its own
+    symbols, for speed) are SymPy's substitution of every parameter, bit for bit."""
+    from nsfric.symbolic.contacts import acceleration_scale, mass_vector
+
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        v = {p.name: float(p.default) * (1.0 + 0.5 * rng.random()) if p.default else float(rng.random())
+             for p in model.params}
+        sub = {p.symbol: v[p.name] for p in model.params}
+        full = lambda exprs: np.array([float(sp.sympify(e).subs(sub)) for e in exprs])  # noqa: E731
+        assert np.array_equal(mass_vector(model, v), full(model.mass))
+        if not getattr(model, "external_force", None):
+            assert np.array_equal(external_force(model, v), full(model.external))
+        assert acceleration_scale(model, v) == full([model.accel_scale])[0]

@@ -208,9 +208,13 @@ def _evaluate(exprs, model: ContactModel, values: dict) -> np.ndarray:
     at = tuple(float(values[p.name]) for p in model.params)
     exprs = tuple(sp.sympify(e) for e in exprs)
 
-    def substitute():
-        sub = dict(zip(symbols, at))
-        out = np.array([float(e.subs(sub)) for e in exprs])
+    def substitute():  # each expression given only its own symbols: the same result
+        sub = dict(zip(symbols, at))  # without a pass over its tree per unrelated parameter
+
+        def value(e):
+            own = e.free_symbols
+            return float(e.subs({s: x for s, x in sub.items() if s in own}))
+        out = np.array([value(e) for e in exprs])
         out.setflags(write=False)
         return out
     return _VALUES.get((exprs, symbols, at), substitute).copy()
