@@ -30,6 +30,10 @@ def resolution(t):
     return 8 * np.finfo(float).eps * max(1.0, abs(t))
 
 
+#: the look-ahead argument of a compiled decision quantity that takes none
+_NO_DT = np.zeros(1)
+
+
 # -- the decision at a surface as plain numbers (also compiled into the batch kernels) ----------
 def sign_beyond(x, tol):
     """+1 (-1) where ``x`` exceeds ``tol`` (``-tol``), else 0 (also for NaN)."""
@@ -81,13 +85,18 @@ def choose_side(has_plus, has_minus, has_slide, a, b, s_sum, from_side):
 class ModeLogic:
     """Decisions at switching events for one derived model and parameter vector."""
 
-    def __init__(self, derived, p, scales=None):
+    def __init__(self, derived, p, scales=None, compiled=None):
         self.d = derived
         self.m = derived.model
         self.p = p
         #: ``scales(mode, y)``: :func:`state_scales` of ``mode``'s guards computed otherwise
         #: (compiled), or None where it cannot; None: always :func:`state_scales`
         self.scales = scales
+        #: ``compiled(key, f)``: the compiled form of the derived function ``f`` stored as
+        #: ``key`` (:class:`~nsfric.solvers.decisions.CompiledDecisions`: the same numbers), or
+        #: None where it has none; None: the generated NumPy functions always
+        self.compiled = compiled
+        self._p = np.ascontiguousarray(p, dtype=float) if compiled is not None else None
 
     def acted_on(self, guards):
         """Of the guards that fired at one event (a DAE solver's root search reports them
@@ -109,9 +118,17 @@ class ModeLogic:
         if t is not None:
             f = self.d.one_sided(what, *key)
             if f is not None:
-                return np.asarray(f(y, self.p, [resolution(t)]), dtype=float)
+                return self._eval(("one_sided", what) + key, f, y, resolution(t))
         f = getattr(self.d, what)(*key)
-        return np.asarray((f[1] if what == "guards" else f)(y, self.p), dtype=float)
+        return self._eval((what,) + key, f[1] if what == "guards" else f, y)
+
+    def _eval(self, key, f, y, dt=None):
+        """``f(y, p)`` (``f(y, p, [dt])`` with a look-ahead ``dt``) as a float array, by its
+        compiled form where :attr:`compiled` gives one."""
+        c = None if self.compiled is None else self.compiled(key, f)
+        if c is not None:
+            return c(np.ascontiguousarray(y, dtype=float), self._p, _NO_DT if dt is None else np.array([dt]))
+        return np.asarray(f(y, self.p) if dt is None else f(y, self.p, [dt]), dtype=float)
 
     def sigma(self, surface, region, y, t=None):
         return float(self.value("sigma", (surface, region), y, t)[0])
@@ -133,7 +150,7 @@ class ModeLogic:
         (at time ``t``: a rate smaller than what the time resolution there changes it
         by counts as zero, see :meth:`directions`)."""
         names, f = self.d.h
-        hv = f(y, self.p)  # the switching functions, evaluated once for both sides
+        hv = self._eval(("h",), f, y)  # the switching functions, evaluated once for both sides
         plus = region_at(self.m.regions, names, hv, {surface: 1})
         minus = region_at(self.m.regions, names, hv, {surface: -1})
         if plus is None or minus is None:  # on a corner where other surfaces vanish too
@@ -207,7 +224,7 @@ class ModeLogic:
             else:
                 out.append(sign_beyond(sig, tol))
                 if out[-1] == 0:
-                    s2[i] = float(self.d.sigma2(surface, region)(y, self.p)[0])
+                    s2[i] = float(self.value("sigma2", (surface, region), y)[0])
         ta, tb = out[0] == 0, out[1] == 0
         if ta or tb:
             tol2 = tangent_tol(ta, tb, s2[0], s2[1])
