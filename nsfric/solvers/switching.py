@@ -24,14 +24,19 @@ __all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "ind
            "resolution", "sign_beyond", "stalled_at_contact_end", "state_scales", "tangent_tol"]
 
 
+#: ``8 eps`` of :func:`resolution`
+_EPS8 = 8 * np.finfo(float).eps
+
+
 def resolution(t):
     """The time resolution of an event located at ``t``: ``8 eps max(1, |t|)`` (its root
     search stops within about 2 ulp of ``max(1, |t|)``)."""
-    return 8 * np.finfo(float).eps * max(1.0, abs(t))
+    return _EPS8 * max(1.0, abs(t))
 
 
 #: the look-ahead argument of a compiled decision quantity that takes none
 _NO_DT = np.zeros(1)
+_MISSING = object()
 
 
 # -- the decision at a surface as plain numbers (also compiled into the batch kernels) ----------
@@ -97,6 +102,7 @@ class ModeLogic:
         #: None where it has none; None: the generated NumPy functions always
         self.compiled = compiled
         self._p = np.ascontiguousarray(p, dtype=float) if compiled is not None else None
+        self._fns = {}  # derived functions by their key (:meth:`_function`)
 
     def acted_on(self, guards):
         """Of the guards that fired at one event (a DAE solver's root search reports them
@@ -116,11 +122,22 @@ class ModeLogic:
         :func:`resolution`): at ``F_n = 0`` the friction limit ``mu |F_n|`` grows again
         whichever side of the kink the located event lies on."""
         if t is not None:
-            f = self.d.one_sided(what, *key)
+            key1 = ("one_sided", what) + key
+            f = self._function(key1)
             if f is not None:
-                return self._eval(("one_sided", what) + key, f, y, resolution(t))
-        f = getattr(self.d, what)(*key)
-        return self._eval((what,) + key, f[1] if what == "guards" else f, y)
+                return self._eval(key1, f, y, resolution(t))
+        key0 = (what,) + key
+        return self._eval(key0, self._function(key0), y)
+
+    def _function(self, key):
+        """The derived function stored as ``key`` (:data:`~nsfric.symbolic.frozen.CACHED`;
+        ``("guards", mode)``: the function alone), looked up once per solve."""
+        f = self._fns.get(key, _MISSING)
+        if f is _MISSING:
+            what, *rest = key
+            f = getattr(self.d, what)(*rest)
+            self._fns[key] = f = f[1] if what == "guards" else f
+        return f
 
     def _eval(self, key, f, y, dt=None):
         """``f(y, p)`` (``f(y, p, [dt])`` with a look-ahead ``dt``) as a float array, by its
@@ -150,7 +167,7 @@ class ModeLogic:
         (at time ``t``: a rate smaller than what the time resolution there changes it
         by counts as zero, see :meth:`directions`)."""
         names, f = self.d.h
-        hv = self._eval(("h",), f, y)  # the switching functions, evaluated once for both sides
+        hv = self._eval(("h",), f, y).tolist()  # the switching functions, once for both sides (Python floats)
         plus = region_at(self.m.regions, names, hv, {surface: 1})
         minus = region_at(self.m.regions, names, hv, {surface: -1})
         if plus is None or minus is None:  # on a corner where other surfaces vanish too
@@ -322,8 +339,8 @@ class ModeLogic:
             gs, gf = self.d.guards(mode)
             if gf is None:
                 return mode
-            vals = self.value("guards", (mode,), y, t)
-            rates = self.value("guard_rates", (mode,), y, t)
+            vals = self.value("guards", (mode,), y, t).tolist()  # Python floats: the same comparisons, cheaper
+            rates = self.value("guard_rates", (mode,), y, t).tolist()
             scales = self.scales(mode, y) if self.scales is not None else None
             if scales is None:
                 scales = state_scales(gf, y, self.p)
@@ -395,21 +412,58 @@ def _group_tolerances(guards, vals, rates, y, t=None, scales=None):
     state may be of other units -- a spin of 3.75e5 rad/s beside an overlap of 6.5e-8 m
     made a contact at its largest overlap count as ended.  Both are widened by what the
     event's time resolution moves each guard by (``|rate| resolution(t)``, the residue of
-    a located root).  A rate counts as zero within ``1e-12 (1 + max |rates|)``."""
-    vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
+    a located root).  A rate counts as zero within ``1e-12 (1 + max |rates|)``.
+
+    The guards are few: the arithmetic runs on Python floats, the same operations as
+    NumPy's on the same doubles (``np.max`` and ``np.maximum`` propagating NaN: tested
+    against the array form)."""
+    vals = np.asarray(vals, dtype=float).tolist()
+    rates = np.asarray(rates, dtype=float).tolist()
     scale = float(np.max(np.abs(y))) if np.size(y) else 0.0
-    exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
-    tol, rtol = np.empty(len(guards)), np.empty(len(guards))
-    for grp, own_units in ((exit_, False), (~exit_, scales is not None)):
-        if grp.any():
+    exit_ = _exit_guards(guards)
+    own = None if scales is None else np.asarray(scales, dtype=float).tolist()
+    n = len(guards)
+    tol, rtol = [0.0] * n, [0.0] * n
+    for in_group, own_units in ((True, False), (False, own is not None)):
+        idx = [i for i in range(n) if exit_[i] is in_group]
+        if idx:
             if own_units:
-                tol[grp] = 1e-12 * np.maximum(np.maximum(np.abs(vals[grp]), np.asarray(scales, dtype=float)[grp]),
-                                              1e-300)
+                for i in idx:
+                    tol[i] = 1e-12 * _maximum(_maximum(abs(vals[i]), own[i]), 1e-300)
             else:
-                tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
-            rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
-    tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
-    return tol, rtol
+                tl = 1e-12 * max(_max([abs(vals[i]) for i in idx]), scale, 1e-300)
+                for i in idx:
+                    tol[i] = tl
+            rt = 1e-12 * (1.0 + _max([abs(rates[i]) for i in idx]))
+            for i in idx:
+                rtol[i] = rt
+    res = resolution(0.0 if t is None else t)
+    return [tl + abs(r) * res for tl, r in zip(tol, rates)], rtol
+
+
+def _exit_guards(guards) -> tuple:
+    """Which of ``guards`` are exit guards of a sliding mode (label ``exit->...``)."""
+    return tuple(str(g.label).startswith("exit->") for g in guards)
+
+
+def _max(values):
+    """``np.max`` of a non-empty list of floats: NaN where one is NaN."""
+    out = values[0]
+    for v in values:
+        if v != v:
+            return v
+        if v > out:
+            out = v
+    return out
+
+
+def _maximum(a, b):
+    """``np.maximum`` of two floats: NaN where either is NaN."""
+    if a != a:
+        return a
+    if b != b:
+        return b
+    return a if a >= b else b
 
 
 def contact_end_surfaces(model) -> set:
