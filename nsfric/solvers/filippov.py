@@ -207,7 +207,7 @@ class FilippovSolver(ReferenceSolver):
                                        or on_disk(d, mode)):
                 method = COMPILED
         if method == COMPILED:
-            mod = modes.mods.get(mode) or compiled_stepper(d, mode, len(y0))  # the solve's own first
+            mod = compiled_stepper(d, mode, len(y0))
             if mod is not None:
                 if method not in used:
                     used.append(method)
