@@ -24,6 +24,14 @@ REFERENCES = [("oblique-impact", "saw-tooth", {"params": {"psi_i": 0.25}}, 150),
 DECISION_KINDS = ("h", "sigma", "sigma2", "guards", "guard_rates", "one_sided")
 
 
+def _values(c, y, p, a):
+    """The compiled values of the :class:`~nsfric.solvers.decision_numba.Decision` ``c``
+    (also where one is not finite) and whether all are finite."""
+    out = np.empty(c.n)
+    finite = c.entry(np.ascontiguousarray(y, dtype=float), p, a, c.e, out)
+    return out, bool(finite)
+
+
 def _solve(monkeypatch, compiled, name, law, kw):
     """The reference with every decision quantity compiled from its first use
     (``compiled``) or none; the derived model and the number of compiled evaluations."""
@@ -59,6 +67,7 @@ def test_references_decided_compiled_are_the_interpreted_bit_for_bit(monkeypatch
     assert all(np.array_equal(a.y1, b.y1) for a, b in zip(got.segments, ref.segments))
     assert np.array_equal(got.t, ref.t) and np.array_equal(got.y, ref.y) and got.modes == ref.modes
     assert got.stats == ref.stats and got.termination == ref.termination
+    assert got.info.get("warnings") == ref.info.get("warnings")
     t = np.linspace(*ref.t_span, 777)
     assert np.array_equal(got(t), ref(t))
 
@@ -80,8 +89,8 @@ def test_each_compiled_decision_quantity_is_the_numpy_function(monkeypatch, name
             y = np.array(e.y)
             for dt in (switching.resolution(e.t), 0.0, 1e-3):
                 ref = np.asarray(f(y, p, [dt]) if key[0] == "one_sided" else f(y, p), dtype=float)
-                with np.errstate(all="ignore"):
-                    got = c(y, p, np.array([dt]))
+                got, finite = _values(c, y, p, np.array([dt]))
+                assert finite == bool(np.all(np.isfinite(ref)))  # not finite: the mode logic takes NumPy's
                 assert np.array_equal(got, ref, equal_nan=True), (key, e.t, got, ref)
                 n += 1
     assert n >= 3 * len(sol.events)
@@ -110,7 +119,7 @@ def test_powers_are_the_c_librarys_as_numpys_scalar_power():
         with np.errstate(over="ignore"):
             ref = f(yv, p)
         differ += ref[0] - 1.0 / 3.0 != xv * xv or ref[1] != (1.0 / xv) * 0.7
-        assert np.array_equal(c(yv, p, np.zeros(1)), ref), xv
+        assert np.array_equal(_values(c, yv, p, np.zeros(1))[0], ref), xv
     assert differ > 0  # the states where pow and the product differ are among them
 
 
@@ -174,3 +183,26 @@ def test_the_policy_compiles_where_it_pays(monkeypatch):
     assert got[:3] == [None] * 3 and isinstance(got[3], decision_numba.Decision) and got[4] is got[3]
     monkeypatch.setattr(decisions, "on_disk", lambda *a: True)
     assert isinstance(decisions.CompiledDecisions(d)(key, f), decision_numba.Decision)
+
+
+def test_a_value_that_is_not_finite_comes_from_the_numpy_function_with_its_warning():
+    """A compiled quantity that is not finite (a pole) hands over to the NumPy function:
+    the same value, and NumPy's warning, which a solve reports (``Solution.info``)."""
+    import warnings
+    from types import SimpleNamespace
+
+    import sympy as sp
+
+    from nsfric.symbolic.codegen import generate
+
+    x, k = sp.symbols("x k")
+    f = generate([k / x], ([x], [k]))
+    c = decision_numba.compiled(SimpleNamespace(), ("test", "pole"), f)
+    used = []
+    logic = switching.ModeLogic(SimpleNamespace(model=None), np.array([2.0]),
+                                compiled=lambda key, fn: used.append(key) or c)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert logic._eval(("test", "pole"), f, np.array([4.0]))[0] == 0.5 and not caught
+        assert logic._eval(("test", "pole"), f, np.array([0.0]))[0] == np.inf
+    assert len(used) == 2 and [w.category for w in caught] == [RuntimeWarning]

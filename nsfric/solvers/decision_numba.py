@@ -29,7 +29,8 @@ _MODULES = Memo(512, "nsfric.solvers.decision_numba")
 
 
 class Decision:
-    """One compiled decision quantity: ``f(y, p, a) -> ndarray`` of its ``n`` values, with
+    """One compiled decision quantity: ``f(y, p, a) -> ndarray`` of its ``n`` values (None
+    where one is not finite), with
     ``y``, ``p`` and ``a`` (the look-ahead ``[dt]`` of a one-sided quantity, else any)
     C-contiguous float64 arrays -- the compiled overload takes exactly those; ``e`` the
     exponents of its powers (:func:`~nsfric.solvers.dop853_source.decision_source`)."""
@@ -40,9 +41,10 @@ class Decision:
         self.entry, self.n, self.e = entry, n, np.array(exponents, dtype=float)
 
     def __call__(self, y, p, a):
+        """The values, or None where one is not finite (the NumPy function then says why,
+        with its warnings: a solve reports them)."""
         out = np.empty(self.n)
-        self.entry(y, p, a, self.e, out)
-        return out
+        return out if self.entry(y, p, a, self.e, out) else None
 
 
 def compiled(d, key: tuple, fn) -> Decision:

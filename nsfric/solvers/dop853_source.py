@@ -91,9 +91,9 @@ def _function(spec: dict, name: str) -> str:
 #: model would raise ZeroDivisionError inside a function called through a first-class
 #: function type, which numba can only print and ignore.
 ERROR_MODEL = "numpy"
-#: the signature of a compiled decision quantity ``value(y, p, a, e, out)`` (:func:`decision_source`):
-#: five C-contiguous float arrays, as numba spells it
-DECISION_SIGNATURE = "void(float64[::1], float64[::1], float64[::1], float64[::1], float64[::1])"
+#: the signature of a compiled decision quantity ``value(y, p, a, e, out) -> all finite``
+#: (:func:`decision_source`): five C-contiguous float arrays, as numba spells it
+DECISION_SIGNATURE = "boolean(float64[::1], float64[::1], float64[::1], float64[::1], float64[::1])"
 
 
 def _globals(specs) -> list:
@@ -158,7 +158,7 @@ def decision_source(fn) -> tuple:
     The module holds the code generation's very function ``fn`` (see
     :func:`module_source`) behind ``value(y, p, a, e, out)``, compiled with
     ``cache=True`` to :data:`DECISION_SIGNATURE` (``a`` is passed on where ``fn`` takes
-    three arguments, else unused).  Each power ``x**k`` becomes ``_npow(x, e[i])`` with
+    three arguments, else unused; it returns whether every value is finite).  Each power ``x**k`` becomes ``_npow(x, e[i])`` with
     ``e`` the returned exponents, read at run time: :func:`math.pow`, the C library's
     ``pow`` -- what NumPy's scalar power computes (the mode logic evaluates the NumPy
     function on one state), where numba would multiply for ``x**2`` and LLVM divide for
@@ -193,6 +193,8 @@ def decision_source(fn) -> tuple:
     n = int(fn.n)
     lines = ["@njit(DECISION_SIGNATURE, cache=True, error_model=%r)" % ERROR_MODEL, "def value(y, p, a, e, out):",
              f"    r = _value_fn(y, p{extra}, e)"] + [f"    out[{i}] = r[{i}]" for i in range(n)]
+    lines += ["    for i in range(out.size):", "        if not _math_module.isfinite(out[i]):", "            return False",
+              "    return True"]
     npow = ("@njit(inline='always', error_model=%r)\ndef _npow(x, k):\n    return math.pow(x, k)\n" % ERROR_MODEL)
     parts = ["# nsfric compiled decision quantity of the mode logic", "import math as _math_module",
              "from numba import njit", "from nsfric.solvers.dop853_source import DECISION_SIGNATURE"]

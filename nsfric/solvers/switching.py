@@ -134,8 +134,10 @@ class ModeLogic:
         """``f(y, p)`` (``f(y, p, [dt])`` with a look-ahead ``dt``) as a float array, by its
         compiled form where :attr:`compiled` gives one."""
         c = None if self.compiled is None else self.compiled(key, f)
-        if c is not None:
-            return c(np.ascontiguousarray(y, dtype=float), self._p, _NO_DT if dt is None else np.array([dt]))
+        if c is not None:  # a value that is not finite: the NumPy function's, with its warnings
+            out = c(np.ascontiguousarray(y, dtype=float), self._p, _NO_DT if dt is None else np.array([dt]))
+            if out is not None:
+                return out
         return np.asarray(f(y, self.p) if dt is None else f(y, self.p, [dt]), dtype=float)
 
     def sigma(self, surface, region, y, t=None):
