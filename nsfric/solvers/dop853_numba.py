@@ -39,8 +39,12 @@ from .dop853_source import NotCompilable, mark_on_disk, mode_source
 #: SciPy's message of a step-size underflow (``OdeSolver.TOO_SMALL_STEP``)
 TOO_SMALL_STEP = "Required step size is less than spacing between numbers."
 #: steps of the compiled loop between returns to Python (the CPU-time budget is
-#: checked there); the step buffers start this long and double when full
+#: checked there)
 CHUNK = 256
+#: the step buffers' first length (doubled when full, up to :data:`CHUNK` steps at a time):
+#: short, a segment between two events often takes two or three steps (the saw-tooth's
+#: teeth), and the dense coefficients of 256 steps of 11 states were 158 kB per segment
+FIRST_BUFFER = 8
 #: decide flagged steps with the compiled guard search (:mod:`~nsfric.solvers.dop853_search`);
 #: False: every flagged step goes to the Python search (the same events: tested)
 COMPILED_SEARCH = True
@@ -239,7 +243,7 @@ def integrate(mod, p, y0, t0, t_end, rtol, atol, n_check, locate, budget=None, w
         watch.checked(t0, y, f)
     h_abs = _INITIAL_STEP(mod.fields[0], float(t0), y, f, float(t_end), float(rtol), float(atol), p)
     state = np.array([t0, h_abs])
-    T, YO, FF = np.empty((CHUNK, 2)), np.empty((CHUNK, n)), np.empty((CHUNK, 7, n))
+    T, YO, FF = np.empty((FIRST_BUFFER, 2)), np.empty((FIRST_BUFFER, n)), np.empty((FIRST_BUFFER, 7, n))
     counts = np.array([0, 2], dtype=np.int64)
     found = np.zeros(2)
     hit = None

@@ -91,6 +91,9 @@ def _function(spec: dict, name: str) -> str:
 #: model would raise ZeroDivisionError inside a function called through a first-class
 #: function type, which numba can only print and ignore.
 ERROR_MODEL = "numpy"
+#: the signature of a compiled decision quantity ``value(y, p, a, e, out) -> all finite``
+#: (:func:`decision_source`): five C-contiguous float arrays, as numba spells it
+DECISION_SIGNATURE = "boolean(float64[::1], float64[::1], float64[::1], float64[::1], float64[::1])"
 
 
 def _globals(specs) -> list:
@@ -144,6 +147,59 @@ def module_source(f, gfun, rfun) -> str:
     return "\n\n".join(parts)
 
 
+
+
+def decision_source(fn) -> tuple:
+    """The generated module of one decision quantity of the mode logic (an indicator
+    ``sigma``, a second derivative ``sigma2``, the guards and their rates, the
+    switching functions; each also in its one-sided form, which takes the look-ahead
+    ``[dt]`` as third argument), and the exponents of its powers.
+
+    The module holds the code generation's very function ``fn`` (see
+    :func:`module_source`) behind ``value(y, p, a, e, out)``, compiled with
+    ``cache=True`` to :data:`DECISION_SIGNATURE` (``a`` is passed on where ``fn`` takes
+    three arguments, else unused; it returns whether every value is finite).  Each power ``x**k`` becomes ``_npow(x, e[i])`` with
+    ``e`` the returned exponents, read at run time: :func:`math.pow`, the C library's
+    ``pow`` -- what NumPy's scalar power computes (the mode logic evaluates the NumPy
+    function on one state), where numba would multiply for ``x**2`` and LLVM divide for
+    ``x**-1.0`` (``pow`` is not correctly rounded: the last bit differs, rarely).  A
+    constant exponent would be folded; one read from an argument cannot be.  Raises
+    :class:`NotCompilable`."""
+    spec = _spec(fn)
+    tree = ast.parse(spec["src"])
+    fdefs = [x for x in tree.body if isinstance(x, ast.FunctionDef) and x.name == spec["name"]]
+    if len(fdefs) != 1 or len(fdefs[0].args.args) not in (2, 3) or "_npow" in spec["src"]:
+        raise NotCompilable("unexpected source")
+    extra = ", a" if len(fdefs[0].args.args) == 3 else ""
+    exponents = []
+
+    class Powers(ast.NodeTransformer):
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            if not isinstance(node.op, ast.Pow):
+                return node
+            k = node.right
+            if isinstance(k, ast.UnaryOp) and isinstance(k.op, ast.USub) and isinstance(k.operand, ast.Constant):
+                k = ast.Constant(-k.operand.value)
+            if isinstance(k, ast.Constant) and isinstance(k.value, (int, float)) and not isinstance(k.value, bool):
+                exponents.append(float(k.value))
+                k = ast.Subscript(ast.Name("_pow_exponents", ast.Load()), ast.Constant(len(exponents) - 1), ast.Load())
+            return ast.Call(ast.Name("_npow", ast.Load()), [node.left, k], [])
+
+    fdef = Powers().visit(fdefs[0])
+    fdef.args.args.append(ast.arg("_pow_exponents"))
+    src = ast.unparse(ast.fix_missing_locations(fdef)) + "\n"
+    body = _function({**spec, "src": src}, "_value_fn")
+    n = int(fn.n)
+    lines = ["@njit(DECISION_SIGNATURE, cache=True, error_model=%r)" % ERROR_MODEL, "def value(y, p, a, e, out):",
+             f"    r = _value_fn(y, p{extra}, e)"] + [f"    out[{i}] = r[{i}]" for i in range(n)]
+    lines += ["    for i in range(out.size):", "        if not _math_module.isfinite(out[i]):", "            return False",
+              "    return True"]
+    npow = ("@njit(inline='always', error_model=%r)\ndef _npow(x, k):\n    return math.pow(x, k)\n" % ERROR_MODEL)
+    parts = ["# nsfric compiled decision quantity of the mode logic", "import math as _math_module",
+             "from numba import njit", "from nsfric.solvers.dop853_source import DECISION_SIGNATURE"]
+    parts += _globals([spec]) + [npow.replace("math.pow", "_math_module.pow"), body, "\n".join(lines) + "\n"]
+    return "\n\n".join(parts), tuple(exponents)
 
 
 def mode_source(d, mode: str) -> str:
@@ -219,6 +275,12 @@ def marked(d, mode: str) -> bool:
         source = mode_source(d, mode)
     except NotCompilable:
         return False
+    return source_marked(source)
+
+
+def source_marked(source: str) -> bool:
+    """Whether the marker of the generated module ``source`` (:func:`mark_on_disk`) is
+    on disk and of this setup (read now)."""
     from .. import cache_store
 
     path, spec = _marker(source)

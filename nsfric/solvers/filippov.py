@@ -26,6 +26,7 @@ from scipy.linalg.lapack import dgeev
 from .base import ReferenceSolver, register
 from ..errors import NonFiniteField
 from ..solution import Segment, Solution
+from .decisions import CompiledDecisions
 from .dop853_source import on_disk
 from .guard_search import first_crossing
 from .switching import SCALE_STEP, ModeLogic, stalled_at_contact_end
@@ -178,7 +179,7 @@ class FilippovSolver(ReferenceSolver):
         d = problem.model.derived()  # a FrozenModel's from the disk cache, without SymPy
         p = problem.model.param_vector(problem.params)
         modes = CompiledModes(d, p)
-        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(modes)), problem)
+        loop = self.mode_loop(ModeLogic(d, p, compiled_scales(modes), CompiledDecisions(d)), problem)
         self._labels = (problem.law or problem.model.name, list(problem.model.state_names))
         t_end = loop.t_end
         stats = {"nfev": 0, "njev": 0, "nlu": 0, "nsteps": 0, "nevents": 0}

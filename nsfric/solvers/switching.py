@@ -19,15 +19,15 @@ import numpy as np
 from ..errors import ZenoError
 from ..solution import Event, Segment
 from ..symbolic.frozen import region_at
+from .tolerances import _group_tolerances, resolution
 
 __all__ = ["ModeLogic", "ZenoError", "choose_side", "contact_end_surfaces", "indicator_tol", "no_progress",
            "resolution", "sign_beyond", "stalled_at_contact_end", "state_scales", "tangent_tol"]
 
 
-def resolution(t):
-    """The time resolution of an event located at ``t``: ``8 eps max(1, |t|)`` (its root
-    search stops within about 2 ulp of ``max(1, |t|)``)."""
-    return 8 * np.finfo(float).eps * max(1.0, abs(t))
+#: the look-ahead argument of a compiled decision quantity that takes none
+_NO_DT = np.zeros(1)
+_MISSING = object()
 
 
 # -- the decision at a surface as plain numbers (also compiled into the batch kernels) ----------
@@ -81,13 +81,19 @@ def choose_side(has_plus, has_minus, has_slide, a, b, s_sum, from_side):
 class ModeLogic:
     """Decisions at switching events for one derived model and parameter vector."""
 
-    def __init__(self, derived, p, scales=None):
+    def __init__(self, derived, p, scales=None, compiled=None):
         self.d = derived
         self.m = derived.model
         self.p = p
         #: ``scales(mode, y)``: :func:`state_scales` of ``mode``'s guards computed otherwise
         #: (compiled), or None where it cannot; None: always :func:`state_scales`
         self.scales = scales
+        #: ``compiled(key, f)``: the compiled form of the derived function ``f`` stored as
+        #: ``key`` (:class:`~nsfric.solvers.decisions.CompiledDecisions`: the same numbers), or
+        #: None where it has none; None: the generated NumPy functions always
+        self.compiled = compiled
+        self._p = np.ascontiguousarray(p, dtype=float) if compiled is not None else None
+        self._fns = {}  # derived functions by their key (:meth:`_function`)
 
     def acted_on(self, guards):
         """Of the guards that fired at one event (a DAE solver's root search reports them
@@ -107,11 +113,32 @@ class ModeLogic:
         :func:`resolution`): at ``F_n = 0`` the friction limit ``mu |F_n|`` grows again
         whichever side of the kink the located event lies on."""
         if t is not None:
-            f = self.d.one_sided(what, *key)
+            key1 = ("one_sided", what) + key
+            f = self._function(key1)
             if f is not None:
-                return np.asarray(f(y, self.p, [resolution(t)]), dtype=float)
-        f = getattr(self.d, what)(*key)
-        return np.asarray((f[1] if what == "guards" else f)(y, self.p), dtype=float)
+                return self._eval(key1, f, y, resolution(t))
+        key0 = (what,) + key
+        return self._eval(key0, self._function(key0), y)
+
+    def _function(self, key):
+        """The derived function stored as ``key`` (:data:`~nsfric.symbolic.frozen.CACHED`;
+        ``("guards", mode)``: the function alone), looked up once per solve."""
+        f = self._fns.get(key, _MISSING)
+        if f is _MISSING:
+            what, *rest = key
+            f = getattr(self.d, what)(*rest)
+            self._fns[key] = f = f[1] if what == "guards" else f
+        return f
+
+    def _eval(self, key, f, y, dt=None):
+        """``f(y, p)`` (``f(y, p, [dt])`` with a look-ahead ``dt``) as a float array, by its
+        compiled form where :attr:`compiled` gives one."""
+        c = None if self.compiled is None else self.compiled(key, f)
+        if c is not None:  # a value that is not finite: the NumPy function's, with its warnings
+            out = c(np.ascontiguousarray(y, dtype=float), self._p, _NO_DT if dt is None else np.array([dt]))
+            if out is not None:
+                return out
+        return np.asarray(f(y, self.p) if dt is None else f(y, self.p, [dt]), dtype=float)
 
     def sigma(self, surface, region, y, t=None):
         return float(self.value("sigma", (surface, region), y, t)[0])
@@ -133,7 +160,7 @@ class ModeLogic:
         (at time ``t``: a rate smaller than what the time resolution there changes it
         by counts as zero, see :meth:`directions`)."""
         names, f = self.d.h
-        hv = f(y, self.p)  # the switching functions, evaluated once for both sides
+        hv = self._eval(("h",), f, y).tolist()  # the switching functions, once for both sides (Python floats)
         plus = region_at(self.m.regions, names, hv, {surface: 1})
         minus = region_at(self.m.regions, names, hv, {surface: -1})
         if plus is None or minus is None:  # on a corner where other surfaces vanish too
@@ -207,7 +234,7 @@ class ModeLogic:
             else:
                 out.append(sign_beyond(sig, tol))
                 if out[-1] == 0:
-                    s2[i] = float(self.d.sigma2(surface, region)(y, self.p)[0])
+                    s2[i] = float(self.value("sigma2", (surface, region), y)[0])
         ta, tb = out[0] == 0, out[1] == 0
         if ta or tb:
             tol2 = tangent_tol(ta, tb, s2[0], s2[1])
@@ -305,8 +332,8 @@ class ModeLogic:
             gs, gf = self.d.guards(mode)
             if gf is None:
                 return mode
-            vals = self.value("guards", (mode,), y, t)
-            rates = self.value("guard_rates", (mode,), y, t)
+            vals = self.value("guards", (mode,), y, t).tolist()  # Python floats: the same comparisons, cheaper
+            rates = self.value("guard_rates", (mode,), y, t).tolist()
             scales = self.scales(mode, y) if self.scales is not None else None
             if scales is None:
                 scales = state_scales(gf, y, self.p)
@@ -363,36 +390,6 @@ def state_scales(f, y, p, step=SCALE_STEP):
         d = np.abs(np.asarray(f(yp, p), dtype=float).reshape(-1) - f0) / step
         out += np.where(np.isfinite(d), d, 0.0)
     return out
-
-
-def _group_tolerances(guards, vals, rates, y, t=None, scales=None):
-    """Rounding tolerances of guard values and rates over each group of guards of one
-    kind: the exit guards of a sliding mode (indicators ``sigma``) and the switching
-    functions (``h -> 0``; a sticking contact's end) differ in units.
-
-    An exit guard's value counts as zero within ``1e-12 max(max |values|, max |y|)`` --
-    relative to the scale of the state, so an impact at ``v_i = 1e-12`` (every state near
-    1e-12) is not rounding.  A switching function's value counts as zero within
-    ``1e-12 max(|value|, scale)``, its own ``scale`` the size of the states' terms in it
-    (:func:`state_scales`, in its own units; ``max |y|`` where not given): the largest
-    state may be of other units -- a spin of 3.75e5 rad/s beside an overlap of 6.5e-8 m
-    made a contact at its largest overlap count as ended.  Both are widened by what the
-    event's time resolution moves each guard by (``|rate| resolution(t)``, the residue of
-    a located root).  A rate counts as zero within ``1e-12 (1 + max |rates|)``."""
-    vals, rates = np.asarray(vals, dtype=float), np.asarray(rates, dtype=float)
-    scale = float(np.max(np.abs(y))) if np.size(y) else 0.0
-    exit_ = np.array([str(g.label).startswith("exit->") for g in guards])
-    tol, rtol = np.empty(len(guards)), np.empty(len(guards))
-    for grp, own_units in ((exit_, False), (~exit_, scales is not None)):
-        if grp.any():
-            if own_units:
-                tol[grp] = 1e-12 * np.maximum(np.maximum(np.abs(vals[grp]), np.asarray(scales, dtype=float)[grp]),
-                                              1e-300)
-            else:
-                tol[grp] = 1e-12 * max(float(np.max(np.abs(vals[grp]))), scale, 1e-300)
-            rtol[grp] = 1e-12 * (1.0 + float(np.max(np.abs(rates[grp]))))
-    tol = tol + np.abs(rates) * resolution(0.0 if t is None else t)
-    return tol, rtol
 
 
 def contact_end_surfaces(model) -> set:
