@@ -270,7 +270,13 @@ def kratos_linear_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
     ``F_e`` capped, ``F_v = 0``; same signs otherwise -> ``F_v`` trimmed to the bound minus
     ``|F_e|``; opposite signs and ``|F_v| >= |F_e|`` -> ``F_v`` scaled to the bound plus
     ``|F_e|``; opposite signs otherwise -> ``F_e`` capped, ``F_v = 0``."""
-    Fe = Fe_old - p["k_t"] * v_t * dt
+    return kratos_branches(Fe_old - p["k_t"] * v_t * dt, v_t, Fn, p)
+
+
+def kratos_branches(Fe, v_t, Fn, p):
+    """The four branches of Kratos's ``CalculateTangentialForceWithNeighbour`` on the
+    incremented elastic force ``Fe`` (:func:`kratos_linear_viscous_coulomb`): ``(F_t,
+    F_e)``."""
     Fv = -p["gamma_t"] * v_t
     Fmax = Fn * kratos_friction(v_t, p)
     if abs(Fe + Fv) > Fmax:
@@ -413,3 +419,5 @@ register_slip_rule(SlipRule(
     chrono_smc_onestep,
     "no stick at all: a viscous force min(gamma |v|, mu F_n) (the spring term k |v| dt vanishes with dt); "
     "no force below the slip-velocity threshold"))
+
+from . import slip_rule_kratos_hertz as _kratos_hertz  # noqa: E402,F401  (registers Kratos's Hertz rules)
