@@ -329,10 +329,16 @@ def mindlin_rescale_force_trim(R=R_eff, params=None, muv: bool = False) -> Tange
     damping = gamma_t_tsuji * real_abs(delta_n) ** sp.Rational(1, 4)
     rate = -k_ta * contact_radius(R) * v + F_e * (delta_n_dot - real_abs(delta_n_dot)) / (4 * real_abs(delta_n))
     F_S = F_e - damping * v
-    switching = {"h_plus": F_S - bound, "h_minus": F_S + bound, "e_plus": F_e - bound, "e_minus": F_e + bound}
+    switching = {"h_plus": F_S - bound, "h_minus": F_S + bound, "e_plus": F_e - bound, "e_minus": F_e + bound,
+                 "v_dir": v}
     branches = {"stick": Branch({"h_plus": -1, "h_minus": 1}, F_S, {F_e: rate}, "stick"),
                 "trim+": Branch({"h_plus": 1, "e_plus": -1}, bound, {F_e: rate}, "trim"),
-                "trim-": Branch({"h_minus": -1, "e_minus": 1}, -bound, {F_e: rate}, "trim")}
+                "trim-": Branch({"h_minus": -1, "e_minus": 1}, -bound, {F_e: rate}, "trim"),
+                # the total reaches the cap with the elastic part beyond it: F_e cut to the cap at once
+                "cut+": Branch({"h_plus": 1, "e_plus": 1, "v_dir": 1}, bound, {F_e: rate}, "slip",
+                               reset={F_e: bound}),
+                "cut-": Branch({"h_minus": -1, "e_minus": -1, "v_dir": -1}, -bound, {F_e: rate}, "slip",
+                               reset={F_e: -bound})}
     slidings = {"cap+": LawSliding("e_plus", "constrained", F_e, None, "trim+", F=bound, entry_kind="slip"),
                 "cap-": LawSliding("e_minus", "constrained", F_e, "trim-", None, F=-bound, entry_kind="slip")}
     name = "mindlin-rescale-force-trim" + ("-muv" if muv else "")
