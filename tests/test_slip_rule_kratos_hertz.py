@@ -152,3 +152,17 @@ def test_undamped_it_is_mindlin_rescale_force():
         assert sp.simplify(law.switching[f"h_{side}"].subs(zero) - ref.switching[f"h_{side}"].subs(ref_zero)) == 0
     dashpot = sp.simplify(stick.F - stick.F.subs(zero))
     assert sp.simplify(dashpot + SR.gamma_t_tsuji * real_abs(delta_n) ** sp.Rational(1, 4) * v) == 0
+
+
+def test_the_zoo_row():
+    """The zoo's rows by name (not in the default run: ``in_default_run`` False): the limit
+    law, its e_t at 45 deg (0.624934), first order, dissipative, no D-SDS offset (another
+    contact); at 25 deg the step has no limit yet (no order: the gap of ``sds-trim`` near
+    the stick-slip boundary, on the Hertz contact)."""
+    rows = Z.zoo(rules=[RULE], angles=[25.0, 45.0])
+    assert [r["rule"] for r in rows] == [RULE, RULE] and RULE not in {
+        n for n, r in S.SLIP_RULES.items() if r.in_default_run}
+    r25, r45 = rows
+    assert r45["limit_law"] == LAW and abs(r45["e_t"] - 0.624934) < 1e-6
+    assert 0.8 < r45["order_of_step"] < 1.2 and r45["energy"] == "dissipative" and math.isnan(r45["offset_e_t_to_d_sds"])
+    assert math.isnan(r25["order_of_step"]) and abs(r25["step_error_e_t"]) > 5e-4

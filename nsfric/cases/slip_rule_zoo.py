@@ -235,14 +235,15 @@ def own_params(rule, rule_overrides=None) -> dict:
 
 def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None, rule_overrides=None,
         jobs=1) -> list:
-    """One row per rule and angle (:data:`COLUMNS`; module docstring); each rule with its
+    """One row per rule (default: those :attr:`~nsfric.schemes.slip_rules.SlipRule.in_default_run`)
+    and angle (:data:`COLUMNS`; module docstring); each rule with its
     own parameters (:func:`own_params`: Kratos's ``mu_s``, ``friction_decay`` of the
     ``mu(v)`` row, ``rule_overrides`` replacing its values).  The angles are independent:
     ``jobs`` > 1 runs them on that many local processes (the same rows, bit for bit)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.execute import map_tasks
 
-    rules = [get_slip_rule(r).name for r in (rules or SLIP_RULES)]
+    rules = [get_slip_rule(r).name for r in (rules or [n for n, r in SLIP_RULES.items() if r.in_default_run])]
     divisions = sorted({int(n) for n in divisions})
     if len(divisions) < 3 or divisions[0] < 10:
         raise ValueError(f"divisions: give at least 3 different step counts >= 10, got {divisions}")

@@ -89,10 +89,10 @@ STICK = ("Hertz-Mindlin on the elastic force (dF_e = -K_t(delta) v dt), rescaled
 register_slip_rule(SlipRule(
     "kratos-hertz-viscous-coulomb", "Kratos DEM DEM_D_Hertz_viscous_Coulomb (DAMPING_GAMMA from the restitution)",
     SOURCE, "symplectic-euler", "mindlin-rescale-force-trim", "elastic force", kratos_hertz_viscous_coulomb, STICK,
-    contact="hertz"))
+    contact="hertz", in_default_run=False))
 register_slip_rule(SlipRule(
     "kratos-hertz-viscous-coulomb-muv", "Kratos DEM DEM_D_Hertz_viscous_Coulomb, mu(v) (STATIC_FRICTION 0.4, "
     "DYNAMIC_FRICTION = mu, FRICTION_DECAY 3 s/m)", SOURCE + ", equiv_friction", "symplectic-euler",
     "mindlin-rescale-force-trim-muv", "elastic force", kratos_hertz_viscous_coulomb,
     STICK + "; the cap mu(|v_t|) F_n of the step's own tangential velocity", {"mu_s": 0.4, "friction_decay": 3.0},
-    contact="hertz"))
+    contact="hertz", in_default_run=False))

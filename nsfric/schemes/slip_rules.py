@@ -93,6 +93,11 @@ class SlipRule:
         ``gamma_t`` constant) or ``"hertz"`` (YADE's Hertz-Mindlin contact,
         :mod:`nsfric.schemes.slip_rule_hertz`: the normal force and, at each step's
         overlap, the ``k_t`` and ``gamma_t`` the step takes).
+    in_default_run : bool
+        Whether ``nsfric run slip-rule-zoo`` (:func:`nsfric.cases.slip_rule_zoo.zoo`
+        without ``rules``) runs it; False for rows whose exact limits cost more than a few
+        seconds over the angles (Kratos's Hertz rows: about 11 s of CPU each, warm), run by
+        name (``zoo(rules=[...])``).
     """
 
     name: str
@@ -105,6 +110,7 @@ class SlipRule:
     stick: str = ""
     params: dict = field(default_factory=dict)
     contact: str = "linear"
+    in_default_run: bool = True
 
     def elastic_force(self, history: float, p: dict) -> float:
         """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
