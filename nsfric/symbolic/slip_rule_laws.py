@@ -85,6 +85,14 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   1/c``.  ``B`` has a kink at ``v = 0`` (``|v|``), which the solvers locate.  With
   ``mu_s = mu_d`` or ``c = 0`` the bound is constant (``mu_d F_n``, or ``mu_s F_n``).
 
+* :func:`mindlin_rescale_force_trim` (and ``_muv``) -- Kratos DEM
+  ``DEM_D_Hertz_viscous_Coulomb_CL.cpp`` with its damping: the elastic force of
+  :func:`~nsfric.symbolic.tangential.mindlin_rescale_force` (its ``minoring_factor``)
+  under :func:`sds_trim`'s cap with the damping ``gamma_t_tsuji delta_n^(1/4)``, and a
+  reset the linear law never needs on the impact: where the total reaches the cap with
+  the elastic part beyond it (unloading, the cap shrinking below ``F_e``, the dashpot
+  opposing it), the step cuts ``F_e`` to the cap at once (modes ``cut+``/``cut-``).
+
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
 LAMMPS ``linear_history`` (and ``linear_history_classic``) and MercuryDPM's sliding
