@@ -101,3 +101,24 @@ def runner(style: str = "DEM_D_Hertz_viscous_Coulomb"):
     """``(dt, params) -> observables``: :func:`run_chung_ooi` with ``style``, the callable
     :func:`nsfric.verify` takes."""
     return impact_runner(run_chung_ooi, style, STYLES, CASE)
+
+
+def run_zoo_hertz(p: dict, dt: float) -> dict:
+    """One Kratos DEM run of the slip-rule zoo's Hertz impact ``p`` (the parameters of
+    :func:`~nsfric.schemes.slip_rule_impact.run_impact`, with ``mu_s`` and ``friction_decay``
+    for Kratos's ``mu(v)``) with ``DEM_D_Hertz_viscous_Coulomb`` *and its damping*: the
+    Kratos material of the zoo's Hertz contact
+    (:func:`~nsfric.schemes.slip_rule_kratos_hertz.kratos_material`, ``DAMPING_GAMMA`` the
+    restitution's Thornton ratio, set exactly after the stage's initialisation), the
+    friction variables of :func:`~nsfric.adapters.kratos.to_kratos_friction`; Kratos's own
+    lever arm.  Returns :func:`run_chung_ooi`'s observables (the step
+    ``kratos-hertz-viscous-coulomb`` with ``arm_overlap = 2`` and ``arm_rotation =
+    "quaternion"`` takes the same steps)."""
+    from ..schemes.slip_rule_hertz import limit_params
+    from ..schemes.slip_rule_kratos_hertz import kratos_material
+    from .kratos import to_kratos_friction
+
+    material = {**kratos_material(p), "friction_variables": to_kratos_friction(p)}
+    lp = limit_params(p)
+    params = {k: lp[k] for k in ("m", "I", "R", "k_n_tilde", "k_ta", "mu", "psi_i", "v_n", "omega_i")}
+    return run_wall_impact(CASE, STYLES, "DEM_D_Hertz_viscous_Coulomb", dt, params, lambda values: material)

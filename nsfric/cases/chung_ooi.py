@@ -31,7 +31,13 @@ hertz_tsuji`, :func:`liggghts_damping`; T3), and
   test and damping on the elastic *force* integrated with the Mindlin stiffness
   (:func:`~nsfric.symbolic.slip_rule_laws.mindlin_force_elastic_test`), with
   ``hertz-tsuji-force-end`` (YADE's normal force, clamped at zero): the slip-rule zoo's
-  row ``yade-hertz-mindlin`` (:mod:`nsfric.cases.slip_rule_zoo`).
+  row ``yade-hertz-mindlin`` (:mod:`nsfric.cases.slip_rule_zoo`);
+* ``mindlin-rescale-force-trim`` (and ``-muv``) -- Kratos DEM's ``DEM_D_Hertz_viscous_Coulomb``
+  with its damping: the elastic force of ``mindlin-rescale-force``, the damping ``gamma_t_tsuji
+  xi^(1/4) v`` trimmed to the cap (:func:`~nsfric.symbolic.slip_rule_laws.
+  mindlin_rescale_force_trim`), with ``hertz-tsuji-force-end``: the zoo's rows
+  ``kratos-hertz-viscous-coulomb`` (``-muv``: Kratos's ``mu(v)``, parameters ``mu_s``,
+  ``friction_decay``).
 
 The normal tests (T1-T3, no tangential motion) run ``mindlin``; their definitions' ``mu =
 0`` is left at the default (a zero cap would start the contact on the friction surface;
@@ -81,7 +87,7 @@ from nsfric.symbolic.coupling import couple
 REFERENCE = ("Chung & Ooi (2011), Granular Matter 13:643-656, tests T1-T6, T7-T8 in chung-ooi-spheres (LIGGGHTS-PFM "
              "examples/LIGGGHTS/PFM/tests/contact_models/chung; Kratos DEM3D_chung_ooi_tests)")
 TANGENTIAL = ("mindlin", "mindlin-force", "mindlin-rescale", "mindlin-rescale-force", "mindlin-elastic-test",
-              "mindlin-force-elastic-test")
+              "mindlin-force-elastic-test", "mindlin-rescale-force-trim", "mindlin-rescale-force-trim-muv")
 NORMAL = ("hertz", "hertz-tsuji", "hertz-tsuji-force-end")
 #: initial overlap [m]: covered in ~1e-12 s against contact times of 1e-8 to 1e-3 s
 XI0 = 1e-12
@@ -318,7 +324,12 @@ def tangential_law(name: str, radius=_R, defaults: dict = _DEFAULT):
              "mindlin-rescale": lambda: T.mindlin_rescale(radius, params),
              "mindlin-rescale-force": lambda: T.mindlin_rescale_force(radius, params),
              "mindlin-elastic-test": lambda: SR.mindlin_elastic_test(radius, liggghts),
-             "mindlin-force-elastic-test": lambda: SR.mindlin_force_elastic_test(radius, liggghts)}
+             "mindlin-force-elastic-test": lambda: SR.mindlin_force_elastic_test(radius, liggghts),
+             "mindlin-rescale-force-trim": lambda: SR.mindlin_rescale_force_trim(radius, liggghts),
+             "mindlin-rescale-force-trim-muv": lambda: SR.mindlin_rescale_force_trim_muv(radius, liggghts + (
+                 L.P(SR.mu_s, 0.4, 0, doc="static friction coefficient (Kratos's STATIC_FRICTION)"),
+                 L.P(SR.friction_decay, 3.0, 0, doc="decay of mu with |v_t| (Kratos's FRICTION_DECAY)",
+                     unit="s/m")))}
     return T.with_normal_magnitude(build[name]())
 
 

@@ -99,7 +99,7 @@ def contact_time(p: dict) -> float:
 
 #: the limit laws with Kratos's velocity-dependent friction (parameters ``mu_s``,
 #: ``friction_decay`` beside ``mu``)
-MUV_LAWS = ("sds-trim-muv",)
+MUV_LAWS = ("sds-trim-muv", "mindlin-rescale-force-trim-muv")
 
 
 def case_params(law: str, p: dict) -> dict:
@@ -118,7 +118,7 @@ def case_params(law: str, p: dict) -> dict:
 
 #: the limit laws of a Hertz-Mindlin contact (YADE's ``yade-hertz-mindlin``): laws of the
 #: case ``chung-ooi`` with YADE's clamped Hertz normal force, :data:`HERTZ_CASE_LAW`
-HERTZ_LAWS = ("mindlin-force-elastic-test",)
+HERTZ_LAWS = ("mindlin-force-elastic-test", "mindlin-rescale-force-trim", "mindlin-rescale-force-trim-muv")
 HERTZ_CASE_LAW = "{}/hertz-tsuji-force-end"
 #: the reference solver of :data:`HERTZ_LAWS`: the event-driven Filippov loop (DOP853 and
 #: Radau steppers alike) slows to a stall where the elastic force, held on the cap, falls
@@ -139,7 +139,10 @@ def limit_case(law: str, p: dict) -> tuple:
     if law in HERTZ_LAWS:
         from ..schemes.slip_rule_hertz import limit_params
 
-        return "chung-ooi", HERTZ_CASE_LAW.format(law), limit_params(p), HERTZ_SOLVER
+        params = limit_params(p)
+        if law in MUV_LAWS:  # Kratos's mu(v) on its Hertz law: mu the dynamic coefficient
+            params.update(mu_s=p.get("mu_s", p["mu"]), friction_decay=p.get("friction_decay", 0.0))
+        return "chung-ooi", HERTZ_CASE_LAW.format(law), params, HERTZ_SOLVER
     return "sphere-wall", CASE_LAW.format(law), case_params(law, p), "filippov"
 
 
@@ -232,14 +235,15 @@ def own_params(rule, rule_overrides=None) -> dict:
 
 def zoo(rules=None, angles=ANGLES, divisions=DIVISIONS, overrides=None, progress=None, rule_overrides=None,
         jobs=1) -> list:
-    """One row per rule and angle (:data:`COLUMNS`; module docstring); each rule with its
+    """One row per rule (default: those :attr:`~nsfric.schemes.slip_rules.SlipRule.in_default_run`)
+    and angle (:data:`COLUMNS`; module docstring); each rule with its
     own parameters (:func:`own_params`: Kratos's ``mu_s``, ``friction_decay`` of the
     ``mu(v)`` row, ``rule_overrides`` replacing its values).  The angles are independent:
     ``jobs`` > 1 runs them on that many local processes (the same rows, bit for bit)."""
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.execute import map_tasks
 
-    rules = [get_slip_rule(r).name for r in (rules or SLIP_RULES)]
+    rules = [get_slip_rule(r).name for r in (rules or [n for n, r in SLIP_RULES.items() if r.in_default_run])]
     divisions = sorted({int(n) for n in divisions})
     if len(divisions) < 3 or divisions[0] < 10:
         raise ValueError(f"divisions: give at least 3 different step counts >= 10, got {divisions}")

@@ -131,6 +131,17 @@ NAMES = {'version': '0.1.0',
                                         'Law2_ScGeom_MindlinPhys_Mindlin (pkg/dem/HertzMindlin.cpp: '
                                         'shearElastic -= ks dt v, ks = kso uN^(1/2), cs = 2 betas sqrt(mbar '
                                         'ks); Aoxi-git/Cementor @ 8766c063fb9c)',
+          'mindlin-rescale-force-trim': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                                        'DEM_D_Hertz_viscous_Coulomb_CL.cpp (KratosMultiphysics/Kratos @ '
+                                        '03f57bf0edcf, applications/DEMApplication/custom_constitutive: Kt = '
+                                        '8 G* sqrt(R delta), c_t = 2 DAMPING_GAMMA sqrt(m Kt), '
+                                        'minoring_factor sqrt(delta/delta_old), the four branches)',
+          'mindlin-rescale-force-trim-muv': 'nsfric slip-rule zoo: the dt -> 0 limit of Kratos DEM '
+                                            'DEM_D_Hertz_viscous_Coulomb_CL.cpp (KratosMultiphysics/Kratos @ '
+                                            '03f57bf0edcf, applications/DEMApplication/custom_constitutive: '
+                                            'Kt = 8 G* sqrt(R delta), c_t = 2 DAMPING_GAMMA sqrt(m Kt), '
+                                            'minoring_factor sqrt(delta/delta_old), the four branches) with '
+                                            'STATIC_FRICTION, DYNAMIC_FRICTION and FRICTION_DECAY',
           'linear-dashpot': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'linear-dashpot-force-end': 'Schäfer, Dippel & Wolf (1996) eqs 2-5',
           'hertz': 'Schäfer, Dippel & Wolf (1996) eq 6',

@@ -93,6 +93,11 @@ class SlipRule:
         ``gamma_t`` constant) or ``"hertz"`` (YADE's Hertz-Mindlin contact,
         :mod:`nsfric.schemes.slip_rule_hertz`: the normal force and, at each step's
         overlap, the ``k_t`` and ``gamma_t`` the step takes).
+    in_default_run : bool
+        Whether ``nsfric run slip-rule-zoo`` (:func:`nsfric.cases.slip_rule_zoo.zoo`
+        without ``rules``) runs it; False for rows whose exact limits cost more than a few
+        seconds over the angles (Kratos's Hertz rows: about 11 s of CPU each, warm), run by
+        name (``zoo(rules=[...])``).
     """
 
     name: str
@@ -105,6 +110,7 @@ class SlipRule:
     stick: str = ""
     params: dict = field(default_factory=dict)
     contact: str = "linear"
+    in_default_run: bool = True
 
     def elastic_force(self, history: float, p: dict) -> float:
         """The spring's part of the force: ``-k_t xi``, ``F_e``, or 0 without history."""
@@ -270,7 +276,13 @@ def kratos_linear_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
     ``F_e`` capped, ``F_v = 0``; same signs otherwise -> ``F_v`` trimmed to the bound minus
     ``|F_e|``; opposite signs and ``|F_v| >= |F_e|`` -> ``F_v`` scaled to the bound plus
     ``|F_e|``; opposite signs otherwise -> ``F_e`` capped, ``F_v = 0``."""
-    Fe = Fe_old - p["k_t"] * v_t * dt
+    return kratos_branches(Fe_old - p["k_t"] * v_t * dt, v_t, Fn, p)
+
+
+def kratos_branches(Fe, v_t, Fn, p):
+    """The four branches of Kratos's ``CalculateTangentialForceWithNeighbour`` on the
+    incremented elastic force ``Fe`` (:func:`kratos_linear_viscous_coulomb`): ``(F_t,
+    F_e)``."""
     Fv = -p["gamma_t"] * v_t
     Fmax = Fn * kratos_friction(v_t, p)
     if abs(Fe + Fv) > Fmax:
@@ -413,3 +425,5 @@ register_slip_rule(SlipRule(
     chrono_smc_onestep,
     "no stick at all: a viscous force min(gamma |v|, mu F_n) (the spring term k |v| dt vanishes with dt); "
     "no force below the slip-velocity threshold"))
+
+from . import slip_rule_kratos_hertz as _kratos_hertz  # noqa: E402,F401  (registers Kratos's Hertz rules)

@@ -85,6 +85,14 @@ Each law is derived from its code's step, not assumed; the step rules are transc
   1/c``.  ``B`` has a kink at ``v = 0`` (``|v|``), which the solvers locate.  With
   ``mu_s = mu_d`` or ``c = 0`` the bound is constant (``mu_d F_n``, or ``mu_s F_n``).
 
+* :func:`mindlin_rescale_force_trim` (and ``_muv``) -- Kratos DEM
+  ``DEM_D_Hertz_viscous_Coulomb_CL.cpp`` with its damping: the elastic force of
+  :func:`~nsfric.symbolic.tangential.mindlin_rescale_force` (its ``minoring_factor``)
+  under :func:`sds_trim`'s cap with the damping ``gamma_t_tsuji delta_n^(1/4)``, and a
+  reset the linear law never needs on the impact: where the total reaches the cap with
+  the elastic part beyond it (unloading, the cap shrinking below ``F_e``, the dashpot
+  opposing it), the step cuts ``F_e`` to the cap at once (modes ``cut+``/``cut-``).
+
 Chrono's ``OneStep`` rule has no history; its limit is Schäfer et al.'s eq 15
 (:func:`~nsfric.symbolic.tangential.coulomb_viscous` with ``gamma_s = gamma_t``).
 LAMMPS ``linear_history`` (and ``linear_history_classic``) and MercuryDPM's sliding
@@ -96,8 +104,8 @@ from dataclasses import replace
 
 import sympy as sp
 
-from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, gamma, k, mu, register_law,
-                   spring_outputs, v, with_outputs, xi)
+from .laws import (Branch, F_N, F_max, LawSliding, P, TangentialLaw, delta_n, delta_n_dot, gamma, k, mu,
+                   register_law, spring_outputs, v, with_outputs, xi)
 from .normal import real_abs
 from .tangential import F_e, R_eff, _mindlin_params, contact_radius, k_ta
 
@@ -285,5 +293,78 @@ def sds_trim_muv(k=k, gamma=gamma, bound=F_max, static_bound=F_s, decay=c_decay,
     return replace(base, name="sds-trim-muv", reference=KRATOS_MUV, doc=sds_trim_muv.__doc__)
 
 
-for _law in (sds_elastic_test, sds_trim, sds_clip, sds_trim_muv, mindlin_elastic_test, mindlin_force_elastic_test):
+KRATOS_HERTZ = (f"{ZOO} Kratos DEM DEM_D_Hertz_viscous_Coulomb_CL.cpp (KratosMultiphysics/Kratos @ 03f57bf0edcf, "
+                "applications/DEMApplication/custom_constitutive: Kt = 8 G* sqrt(R delta), c_t = 2 DAMPING_GAMMA "
+                "sqrt(m Kt), minoring_factor sqrt(delta/delta_old), the four branches)")
+#: Kratos's static friction coefficient and the decay of its ``mu(v)`` (s/m), named as the
+#: ``sphere-wall`` case's parameters (the same SymPy symbols)
+mu_s, friction_decay = sp.symbols("mu_s friction_decay", nonnegative=True)
+
+
+def mindlin_rescale_force_trim(R=R_eff, params=None, muv: bool = False) -> TangentialLaw:
+    """Kratos's Hertz law with its damping (the limit of ``DEM_D_Hertz_viscous_Coulomb``'s
+    step, module docstring of :mod:`nsfric.schemes.slip_rule_kratos_hertz`): the elastic
+    force of :func:`~nsfric.symbolic.tangential.mindlin_rescale_force` (``dF_e/dt = -k_ta a
+    v + F_e min(d delta_n/dt, 0)/(2 delta_n)``, ``a = sqrt(R delta_n)``: the step's ``F_e
+    sqrt(delta/delta_old) - Kt v dt`` as ``dt -> 0``) under :func:`sds_trim`'s cap: ``F =
+    clip(F_e - gamma_t_tsuji delta_n^(1/4) v, -B, B)`` (the dashpot trimmed), ``F_e`` free
+    while ``|F_e| < B`` and held on ``F_e = +-B`` (constrained) where the elastic part alone
+    reaches the cap; ``B = mu F_N``, or with ``muv`` Kratos's ``(mu + (mu_s - mu) exp(
+    -friction_decay |v|)) F_N`` (:func:`decaying_bound`, as :func:`sds_trim_muv`).
+
+    Why these branches are the step's limit: the step increments ``F_e`` by ``O(dt)`` and
+    caps it only where the *total* exceeds ``B`` and ``|F_e| > B`` (same-sign branch with
+    ``|F_e| > B``, or opposite signs with ``|F_v| < |F_e|``, whose total exceeds ``B`` only
+    if ``|F_e|`` does); elsewhere the total is ``clip(F_e + F_v, -B, B)`` and ``F_e`` keeps
+    its increment.  So the step's ``F_e`` follows the free field until it reaches ``+-B``
+    while the total is on that side of the cap, and is then cut back to ``+-B`` each step:
+    the constrained sliding on ``F_e = +-B``, left when the free field points inside.  The
+    damping ``c_t = 2 DAMPING_GAMMA sqrt(m Kt)`` at the step's overlap is
+    ``gamma_t_tsuji delta_n^(1/4)`` with ``gamma_t_tsuji = 2 DAMPING_GAMMA sqrt(m k_ta
+    sqrt(R))``.  Undamped (``gamma_t_tsuji = 0``) the trim never acts and the law is
+    ``mindlin-rescale-force`` with ``gamma_t = 0``.  ``params`` default: ``k_ta,
+    gamma_t_tsuji, R_eff, mu`` (and ``mu_s, friction_decay`` with ``muv``).
+    """
+    if params is None:
+        k_param, _, *rest = _mindlin_params(radius=R == R_eff)
+        params = (k_param, P(gamma_t_tsuji, 0.0, 0, unit="kg m^-1/4 s^-1",
+                             doc="tangential damping coefficient of delta^(1/4) v (Kratos: 2 DAMPING_GAMMA sqrt(m "
+                                 "k_ta sqrt(R)))"), *rest)
+        if muv:
+            params += (P(mu_s, 0.4, 0, doc="static friction coefficient (Kratos's STATIC_FRICTION)"),
+                       P(friction_decay, 3.0, 0, doc="decay of mu with |v_t| (Kratos's FRICTION_DECAY)", unit="s/m"))
+    bound = decaying_bound(mu * F_N, mu_s * F_N, friction_decay * real_abs(v)) if muv else mu * F_N
+    damping = gamma_t_tsuji * real_abs(delta_n) ** sp.Rational(1, 4)
+    rate = -k_ta * contact_radius(R) * v + F_e * (delta_n_dot - real_abs(delta_n_dot)) / (4 * real_abs(delta_n))
+    F_S = F_e - damping * v
+    switching = {"h_plus": F_S - bound, "h_minus": F_S + bound, "e_plus": F_e - bound, "e_minus": F_e + bound,
+                 "v_dir": v}
+    branches = {"stick": Branch({"h_plus": -1, "h_minus": 1}, F_S, {F_e: rate}, "stick"),
+                "trim+": Branch({"h_plus": 1, "e_plus": -1}, bound, {F_e: rate}, "trim"),
+                "trim-": Branch({"h_minus": -1, "e_minus": 1}, -bound, {F_e: rate}, "trim"),
+                # the total reaches the cap with the elastic part beyond it: F_e cut to the cap at once
+                "cut+": Branch({"h_plus": 1, "e_plus": 1, "v_dir": 1}, bound, {F_e: rate}, "slip",
+                               reset={F_e: bound}),
+                "cut-": Branch({"h_minus": -1, "e_minus": -1, "v_dir": -1}, -bound, {F_e: rate}, "slip",
+                               reset={F_e: -bound})}
+    slidings = {"cap+": LawSliding("e_plus", "constrained", F_e, None, "trim+", F=bound, entry_kind="slip"),
+                "cap-": LawSliding("e_minus", "constrained", F_e, "trim-", None, F=-bound, entry_kind="slip")}
+    name = "mindlin-rescale-force-trim" + ("-muv" if muv else "")
+    doc = mindlin_rescale_force_trim.__doc__ if not muv else mindlin_rescale_force_trim_muv.__doc__
+    law = TangentialLaw(name, KRATOS_HERTZ + (" with STATIC_FRICTION, DYNAMIC_FRICTION and FRICTION_DECAY" if muv
+                                              else ""), (F_e,), params, switching, branches, slidings, doc=doc)
+    return with_outputs(law, {"F_t_el": F_e, "E_t": F_e ** 2 / (2 * k_ta * contact_radius(R))})
+
+
+def mindlin_rescale_force_trim_muv(R=R_eff, params=None) -> TangentialLaw:
+    """:func:`mindlin_rescale_force_trim` with Kratos's velocity-dependent friction (the
+    limit of ``DEM_D_Hertz_viscous_Coulomb`` with ``STATIC_FRICTION != DYNAMIC_FRICTION``):
+    the bound ``(mu + (mu_s - mu) exp(-friction_decay |v|)) F_N`` of the state's own
+    tangential velocity, as :func:`sds_trim_muv` derives it.  ``params`` default: ``k_ta,
+    gamma_t_tsuji, R_eff, mu, mu_s, friction_decay``."""
+    return mindlin_rescale_force_trim(R, params, muv=True)
+
+
+for _law in (sds_elastic_test, sds_trim, sds_clip, sds_trim_muv, mindlin_elastic_test, mindlin_force_elastic_test,
+             mindlin_rescale_force_trim, mindlin_rescale_force_trim_muv):
     register_law(_law)
