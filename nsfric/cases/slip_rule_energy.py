@@ -20,12 +20,16 @@ the code's step they are the sums of
 energy ``m v^2/2``.
 
 The sweep (:data:`SWEEP`): the angle ``theta``, ``mu``, ``e_n`` and ``k_t/k_n`` on a
-grid.  The certificate (:func:`certificate`), per rule: over every point, the largest
-kinetic-energy ratio after/before of the code's step (at each step of a short ladder),
-the most negative ``E_slip`` of the step and of the exact limit, the largest rise of the
-limit's mechanical energy (with ``E_t``) above the impact energy, and where each occurs;
-its verdict ``"no energy gain"`` or what it found.  Where the limit law cannot be
-solved (the event-driven solver finds no consistent mode: LIGGGHTS's and YADE's limit
+grid, for every rule of the zoo -- YADE's Hertz-Mindlin row
+(:mod:`~nsfric.schemes.slip_rule_hertz`) with its Hertz normal force and the elastic
+energy ``E_el = 2/5 k_n_tilde delta^(5/2)`` of its law, its spring energy ``E_t = F_e^2/(2
+k_ta a)``, its own ``k_t`` from the materials (the ``k_t/k_n`` axis leaves it unchanged)
+and ``e_n`` through Thornton's damping ratio.  The certificate (:func:`certificate`), per
+rule: over every point, the largest kinetic-energy ratio after/before of the code's step
+(at each step of a short ladder), the most negative ``E_slip`` of the step and of the
+exact limit, the largest rise of the limit's mechanical energy (with ``E_t``) above the
+impact energy, and where each occurs; its verdict ``"no energy gain"`` or what it found.
+Where the limit law cannot be solved (the event-driven solver finds no consistent mode: LIGGGHTS's and YADE's limit
 ``sds-elastic-test`` at a grazing exit from its cap, where their step chatters between
 capped and sticking, the dashpot on in a fraction of the steps -- a sliding regime the
 law does not have yet), the row says why (``limit_note``) and the certificate counts
@@ -145,9 +149,9 @@ def energy_sweep(rules=None, sweep=None, divisions=DIVISIONS, progress=None, job
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.execute import map_tasks
 
-    # by default the rules on the standard's linear contact: YADE's Hertz-Mindlin row's limit
-    # has no reference solver both fast and safe over the sweep (slip_rule_zoo.HERTZ_SOLVER)
-    rules = [get_slip_rule(r).name for r in (rules or [n for n, r in SLIP_RULES.items() if r.contact == "linear"])]
+    # by default every rule, YADE's Hertz-Mindlin row too (its limit by the Filippov solver,
+    # slip_rule_zoo.HERTZ_SOLVER; its k_t comes from the materials, so the k_t/k_n axis leaves it alone)
+    rules = [get_slip_rule(r).name for r in (rules or list(SLIP_RULES))]
     divisions = sorted({int(n) for n in divisions})
     done = (lambda k, n: progress(f"slip-rule-energy: {k}/{n} points")) if progress else None
     per_point = map_tasks(partial(_point_rows, rules=rules, divisions=divisions), sweep_points(sweep),

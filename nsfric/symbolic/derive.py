@@ -30,21 +30,19 @@ import sympy as sp
 from .codegen import generate
 from .frozen import FrozenModel, IterationMatrix, Reshaped, region_at
 from .laws import lam as LAM
+from .mode_fields import cancel_held, with_mode_signs
 from .model import HybridModel, Region, Sliding
 from .normal import real_abs, step_sign
 
 _YP = sp.Symbol("_yp")
 #: the look-ahead time of :meth:`DerivedModel.one_sided` (an argument of the generated code)
 _DT = sp.Symbol("_dt")
-#: expressions with more operations than this are not put over a common denominator:
-#: ``cancel`` expands them, which for the square roots of a contact geometry (two discs)
-#: takes minutes; the largest expression of the papers' 1D and slope models has 126
-CANCEL_LIMIT = 400
 
 
-def _cancel(e):
-    """``sp.cancel(e)`` for expressions up to :data:`CANCEL_LIMIT` operations, else ``e``."""
-    return sp.cancel(e) if sp.count_ops(e) <= CANCEL_LIMIT else e
+def _cancel(e, states=()):
+    """:func:`~nsfric.symbolic.mode_fields.cancel_held`: ``sp.cancel`` with the gaps of
+    ``states`` held whole (up to its :data:`~nsfric.symbolic.mode_fields.CANCEL_LIMIT` operations)."""
+    return cancel_held(e, states)
 
 
 @dataclass
@@ -104,7 +102,7 @@ class DerivedModel:
         key = ("sigma", surface, region)
         if key not in self._memo:
             r = self.model.mode(region)
-            self._memo[key] = _cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)))
+            self._memo[key] = _cancel(sum(g * r.rhs[s] for g, s in zip(self.grad(surface), self.y)), self.y)
         return self._memo[key]
 
     def sigma2_expr(self, surface: str, region: str):
@@ -114,7 +112,7 @@ class DerivedModel:
         key = ("sigma2", surface, region)
         if key not in self._memo:
             r, s1 = self.model.mode(region), self.sigma_expr(surface, region)
-            self._memo[key] = _cancel(sum(sp.diff(s1, y) * r.rhs[y] for y in self.y))
+            self._memo[key] = _cancel(sum(sp.diff(s1, y) * r.rhs[y] for y in self.y), self.y)
         return self._memo[key]
 
     def _region(self, r: Region) -> SymbolicMode:
@@ -131,7 +129,15 @@ class DerivedModel:
             h = self.model.switching[name]
             guards.append(Guard(-sign * h, ("surface", name), f"{name}->0"))
         residual = [yp - f for yp, f in zip(self.yp, rhs)]
-        return SymbolicMode(r.name, None, rhs, outs, guards, residual)
+        return SymbolicMode(r.name, None, self._smooth(rhs, r.signs), outs, guards, residual)
+
+    def _smooth(self, rhs, signs):
+        """``rhs`` with the kinks whose sign the mode's ``signs`` fix resolved
+        (:func:`~nsfric.symbolic.mode_fields.with_mode_signs`): the same field inside the
+        mode, smooth across its own boundary, so that a step crosses it and the event is
+        located on the step's dense output.  The DAE residuals keep the kinks (their
+        solvers locate them as events)."""
+        return with_mode_signs(rhs, signs, self.model.switching, self.y, self._memo.setdefault("signs", {}))
 
     def _algebraic_rate(self, s: Sliding, rates: dict):
         grad = self.grad(s.surface)
@@ -140,7 +146,7 @@ class DerivedModel:
         if grad[ia] == 0:
             raise ValueError(f"sliding mode {s.name!r}: surface does not depend on {a}")
         rest = sum(g * rates[y] for g, y in zip(grad, self.y) if y != a)
-        return _cancel(-rest / grad[ia])
+        return _cancel(-rest / grad[ia], self.y)
 
     def _sliding(self, s: Sliding) -> SymbolicMode:
         h = self.model.switching[s.surface]
@@ -150,10 +156,10 @@ class DerivedModel:
                 raise ValueError(f"Filippov mode {s.name!r} needs both neighbours")
             fp, fm = self.model.mode(s.plus), self.model.mode(s.minus)
             sp_, sm = self.sigma_expr(s.surface, s.plus), self.sigma_expr(s.surface, s.minus)
-            lam_expr = _cancel(sp_ / (sp_ - sm))
-            rates = {y: _cancel((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y]) for y in self.y}
+            lam_expr = _cancel(sp_ / (sp_ - sm), self.y)
+            rates = {y: _cancel((1 - lam_expr) * fp.rhs[y] + lam_expr * fm.rhs[y], self.y) for y in self.y}
             for key in set(fp.outputs) & set(fm.outputs):
-                outs[key] = _cancel((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key])
+                outs[key] = _cancel((1 - lam_expr) * fp.outputs[key] + lam_expr * fm.outputs[key], self.y)
             outs["lam"] = lam_expr
             # residual with lam as unknown
             f_lam = {y: (1 - LAM) * fp.rhs[y] + LAM * fm.rhs[y] for y in self.y}
@@ -167,7 +173,7 @@ class DerivedModel:
         else:
             raise ValueError(f"sliding kind must be 'filippov' or 'constrained', got {s.kind!r}")
         rates[s.algebraic] = self._algebraic_rate(s, rates)
-        rhs = [rates[y] for y in self.y]
+        rhs = self._smooth([rates[y] for y in self.y], self._shared_signs(s))
         guards = []
         if s.plus is not None and s.exits:
             guards.append(Guard(self.sigma_expr(s.surface, s.plus), s.plus, f"exit->{s.plus}"))
@@ -180,6 +186,13 @@ class DerivedModel:
         residual.append(lam_res)
         return SymbolicMode(s.name, s, rhs, outs, guards, residual)
 
+    def _shared_signs(self, s: Sliding) -> dict:
+        """The signs of the switching functions other than ``s``'s surface that both
+        neighbours of ``s`` share and that do not involve its algebraic state."""
+        sides = [self.model.mode(r).signs for r in (s.plus, s.minus) if r is not None]
+        return {n: sgn for n, sgn in sides[0].items() if n != s.surface and all(o.get(n) == sgn for o in sides)
+                and not self.model.switching[n].has(s.algebraic)}
+
     def _shared_guards(self, s: Sliding) -> list:
         """Guards of the other switching functions whose sign both neighbours of ``s``
         share and that do not involve its algebraic state: a sliding (sticking) mode ends
@@ -187,9 +200,7 @@ class DerivedModel:
         velocity reverses, as its regions do.  A function of the algebraic state is
         another face of the same slider (the D-SDS's ``|F_S| = F_max``), held by the
         constraint."""
-        sides = [self.model.mode(r).signs for r in (s.plus, s.minus) if r is not None]
-        shared = {n: sgn for n, sgn in sides[0].items() if n != s.surface and all(o.get(n) == sgn for o in sides)
-                  and not self.model.switching[n].has(s.algebraic)}
+        shared = self._shared_signs(s)
         return [Guard(-sgn * self.model.switching[n], ("surface", n), f"{n}->0") for n, sgn in shared.items()]
 
     def reset_expr(self, sliding: str):
