@@ -189,10 +189,20 @@ class ModeLogic:
         the decision is Filippov's on ``G = 0`` (:func:`choose_side` with ``mode`` on
         the side ``G > 0``): ``b > 0 >= a`` (``target`` would return at once) enters the
         graze mode, ``a > 0`` continues ``mode`` (a tangency of its exit), else
-        ``target``.  A rate within ``1e-12`` of the larger, widened by what the event's
+        ``target``.  Where ``G`` is beyond zero (its one-sided value past a kink of the
+        guards, by more than :func:`_group_tolerances`) the exit is ``target``.  A rate within ``1e-12`` of the larger, widened by what the event's
         time resolution moves it by, counts as zero."""
         graze = self.m.graze_of(mode, target)
         if graze is None:
+            return target
+        # the exit indicator itself beyond zero (it jumps where the bound has a kink,
+        # mu |F_n| at F_n = 0): a plain exit; at zero, the rates decide
+        gs, gf = self.d.guards(mode)
+        vals, rates = self.value("guards", (mode,), y, t), self.value("guard_rates", (mode,), y, t)
+        scales = self.scales(mode, y) if self.scales is not None else None
+        tol, _ = _group_tolerances(gs, vals, rates, y, t, scales if scales is not None else state_scales(gf, y, self.p))
+        i = next(j for j, g in enumerate(gs) if g.target == target)
+        if vals[i] > tol[i]:
             return target
         g = self.value("guards", (graze,), y, t)[:2]
         a, b = float(g[0]), -float(g[1])
