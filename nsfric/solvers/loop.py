@@ -21,9 +21,7 @@ lives here once (STYLE principle 6):
   a mode, also inside a step: :class:`~nsfric.solvers.watch.FieldWatch`);
 * **no-progress guard**: a switch at the very point (same ``t`` and ``y``) where the
   mode it enters was already entered, without the trajectory having advanced, is a
-  cycle of contradicting decisions and stops the run at once, never an endless loop;
-  so do ``zeno_window`` consecutive restarts of the same mode (a guard fired, the
-  decision continues the mode) within ``resolution`` of each other.
+  cycle of contradicting decisions and stops the run at once, never an endless loop.
 
 Each stop is a :class:`~nsfric.errors.ZenoError` with a diagnosis.
 """
@@ -147,7 +145,6 @@ class ModeLoop:
         self.n_switches = 0
         self._point = None  # (t, y bytes) of the last switch, and the modes entered there
         self._entered = []
-        self._restarts = (None, 0)  # (time, count) of consecutive restarts of one mode
 
     # -- hooks ------------------------------------------------------------------------
     def start(self, y0):
@@ -170,9 +167,6 @@ class ModeLoop:
         if event is not None:
             self.events.append(event)
             self.n_switches += 1
-            self._restarts = (None, 0)
-        else:
-            self._restart(t, y, mode)
         self._arrive(t, y, new, mode)
         self._check(t)
         return new, y, event
@@ -216,18 +210,6 @@ class ModeLoop:
         if mode in self._entered:
             raise no_progress(self.label, t, y, self._entered + [mode])
         self._entered.append(mode)
-
-    def _restart(self, t, y, mode):
-        """Count consecutive restarts of ``mode`` (no event) within :attr:`resolution`
-        of the first; ``zeno_window`` of them is no progress (a guard that fires again at
-        once, each time a root search's ulps further)."""
-        t_first, count = self._restarts
-        if t_first is None or t - t_first > self.resolution:
-            self._restarts = (t, 1)
-            return
-        self._restarts = (t_first, count + 1)
-        if count + 1 >= self.zeno_window:
-            raise no_progress(self.label, t, y, [mode] * 3)
 
     def _check(self, t):
         self.budget.check(t)
