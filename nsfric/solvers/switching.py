@@ -164,23 +164,6 @@ class ModeLogic:
             return slide.name
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
 
-    def contact_end_first(self, mode: str, guard, y, t: float):
-        """``guard``, or the guard of ``mode`` that ends the contact where that one is
-        reached too within the event's time resolution (``g >= -dg/dt resolution(t)``,
-        ``dg/dt > 0``): as :meth:`acted_on` for guards reported together.  A force
-        ``mu |F_n|`` has its kink where a force-end contact ends, so a tangential
-        guard may jump across zero there, a root search's ulps before the end."""
-        ends = contact_end_surfaces(self.m)
-        if not ends or (isinstance(guard.target, tuple) and guard.target[1] in ends):
-            return guard
-        gs, gf = self.d.guards(mode)
-        vals = np.asarray(gf(y, self.p), dtype=float).reshape(-1)
-        rates = np.broadcast_to(np.asarray(self.d.guard_rates(mode)(y, self.p), dtype=float).reshape(-1), vals.shape)
-        for g, v, r in zip(gs, vals, rates):
-            if isinstance(g.target, tuple) and g.target[1] in ends and r > 0 and v >= -r * resolution(t):
-                return g
-        return guard
-
     def leave(self, mode: str, target: str, y, t: float | None = None) -> str:
         """The mode after the exit guard of the sliding mode ``mode`` towards ``target``
         fired at ``y`` (time ``t``): ``target``, unless a ``graze`` mode lies inside
@@ -331,7 +314,7 @@ class ModeLogic:
         projection onto a sliding surface, cascading switches.  Returns
         ``(new_mode, y, event)``; ``event`` is ``None`` when the same mode continues
         (grazing contact)."""
-        target = self.contact_end_first(mode, guard, y, t).target
+        target = guard.target
         new = self.decide(target[1], y, mode, t) if isinstance(target, tuple) else self.leave(mode, target, y, t)
         if new == mode:
             return mode, y, None
