@@ -190,3 +190,23 @@ def test_an_exit_through_a_kink_of_the_bound_is_a_plain_exit(theta, psi_f):
     kinds = [(e.kind, e.from_mode, e.to_mode) for e in sol.events]
     assert ("stick", "contact/cap-", "contact/stick") in kinds and not any(k[0] == "graze" for k in kinds)
     assert abs(sol.summary["psi_f"] - psi_f) <= 1e-12
+
+
+def test_a_graze_mode_must_lie_inside_a_constrained_mode():
+    """The model's validation: a graze mode's ``plus`` is a constrained mode on its
+    surface, its ``minus`` a neighbouring region of that mode."""
+    from dataclasses import replace
+
+    from nsfric.symbolic.coupling import couple
+    from nsfric.symbolic.kinematics import Slider
+    from nsfric.symbolic.laws import LawSliding, P, get_law, m, xi
+
+    body = Slider(params=(P(m, 1.0, 0, lo_open=True),))
+    law = get_law("sds-elastic-test")
+    assert [s.name for s in couple(body, tangential=law).slidings if s.kind == "graze"] == ["graze+", "graze-"]
+    for plus, minus, match in (("stick", "cap+", "must lie inside a constrained mode"),
+                               ("cap-", "stick", "must lie inside a constrained mode"),
+                               ("cap+", "cap-", "must lead to a neighbouring region")):
+        bad = replace(law, slidings={**law.slidings, "graze+": LawSliding("e_plus", "graze", xi, plus, minus)})
+        with pytest.raises(ValueError, match=match):
+            couple(body, tangential=bad)
