@@ -29,11 +29,11 @@ rule: over every point, the largest kinetic-energy ratio after/before of the cod
 (at each step of a short ladder), the most negative ``E_slip`` of the step and of the
 exact limit, the largest rise of the limit's mechanical energy (with ``E_t``) above the
 impact energy, and where each occurs; its verdict ``"no energy gain"`` or what it found.
-Where the limit law cannot be solved (the event-driven solver finds no consistent mode: LIGGGHTS's and YADE's limit
-``sds-elastic-test`` at a grazing exit from its cap, where their step chatters between
-capped and sticking, the dashpot on in a fraction of the steps -- a sliding regime the
-law does not have yet), the row says why (``limit_note``) and the certificate counts
-and names those points.  Writes ``energy-sweep.csv`` (one row
+Where the limit law cannot be solved (the event-driven solver finds no consistent mode,
+:class:`~nsfric.errors.ZenoError`; none of the default sweep's points since
+``sds-elastic-test`` has its graze mode, the regime where LIGGGHTS's and YADE's step
+chatters between capped and sticking), the row says why (``limit_note``) and the
+certificate counts and names those points.  Writes ``energy-sweep.csv`` (one row
 per rule and point), ``energy-certificate.csv`` (one row per rule) and
 ``energy-certificate.png`` (``E_slip`` of each rule's limit against ``theta`` for each
 ``mu``), each with a ``.json`` sidecar.
@@ -117,8 +117,7 @@ def exact_energy_account(law: str, p: dict, until: float | None = None) -> dict:
 def _account_or_why(law: str, p: dict) -> dict:
     """:func:`exact_energy_account`, or, where the event-driven solver finds no
     consistent continuation of the limit law (:class:`~nsfric.errors.ZenoError`), ``nan``
-    values and the solver's diagnosis in ``note`` (module docstring: the limit of
-    LIGGGHTS's and YADE's step leaves its cap through a regime the law lacks)."""
+    values and the solver's diagnosis in ``note`` (module docstring)."""
     from ..errors import ZenoError
 
     try:

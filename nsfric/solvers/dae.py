@@ -41,6 +41,7 @@ import numpy as np
 
 from ..errors import BudgetError, SolverFailure, ZenoError
 from ..symbolic.derive import param_vector
+from ..symbolic.model import HELD_KINDS
 from .base import ReferenceSolver, register
 from .dense import DESCRIPTION, StepPolynomials, sample_step
 from ..solution import Segment, Solution
@@ -119,7 +120,7 @@ def _problem_class():
             # projected onto the constraint: the solver's iterate carries its error, which a
             # stick exit can amplify without bound (Hertz-Mindlin's F_e (da/dt)/a ~ 1/delta:
             # an error of 1e-14 N fired the exit 2.5e-11 m before the contact end)
-            self.constrained = {m: d.model.is_sliding(m) and d.model.mode(m).kind == "constrained"
+            self.constrained = {m: d.model.is_sliding(m) and d.model.mode(m).kind in HELD_KINDS
                                 for m in self.modes}
             self.n_guards = max(len(self.guard_f[m][0]) + (0 if self.kink_f[m] is None else self.kink_f[m].n)
                                 for m in self.modes) or 1
@@ -143,7 +144,7 @@ def _problem_class():
             a = [1.0] * self.n + [0.0]
             if self.d.model.is_sliding(mode):
                 s = self.d.model.mode(mode)
-                if s.kind == "constrained":
+                if s.kind in HELD_KINDS:
                     a[list(self.d.model.state_names).index(str(s.algebraic))] = 0.0
             return a
 
@@ -269,7 +270,7 @@ class _AssimuloSolver(ReferenceSolver):
     """Options: ``jacobian`` (default True), ``max_steps`` (the solver's internal step
     limit; Assimulo's default 10000 for IDA, 100000 for Radau5DAE)."""
 
-    supports = frozenset({"filippov", "constrained"})
+    supports = frozenset({"filippov", "constrained", "graze"})
     options_allowed = ("jacobian", "max_steps")
     default_rtol = 1e-12
     default_atol = 1e-13

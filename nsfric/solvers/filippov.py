@@ -168,7 +168,7 @@ class FilippovSolver(ReferenceSolver):
     """
 
     name = "filippov"
-    supports = frozenset({"filippov", "constrained"})
+    supports = frozenset({"filippov", "constrained", "graze"})
     options_allowed = ("method", "n_check")
 
     def _solve(self, problem, t_eval=None):

@@ -10,7 +10,10 @@ neighbouring regions decide (Krengel & Matuttis §3, the three scenarios after e
   trajectory continues in its direction of travel and the event is logged as such.
 
 A side that is not a mode (the D-SDS's forbidden ``|F_S| > F_max``) is entered by
-projection onto the surface: the constrained sliding mode.
+projection onto the surface: the constrained sliding mode.  Where a constrained mode is
+left towards a region whose field would return onto it at once (the force jumps
+between them), the same decision on the mode's exit indicator, between the two fields,
+enters the ``graze`` mode inside it (:meth:`ModeLogic.leave`).
 """
 from __future__ import annotations
 
@@ -188,6 +191,38 @@ class ModeLogic:
             return slide.name
         raise RuntimeError(f"no mode on either side of surface {surface!r} at y={y}")
 
+    def leave(self, mode: str, target: str, y, t: float | None = None) -> str:
+        """The mode after the exit guard of the sliding mode ``mode`` towards ``target``
+        fired at ``y`` (time ``t``): ``target``, unless a ``graze`` mode lies inside
+        ``mode`` towards it.  Then its guards hold ``a`` and ``-b``, the rates of the
+        exit indicator ``G`` (zero here) along ``mode``'s and ``target``'s fields, and
+        the decision is Filippov's on ``G = 0`` (:func:`choose_side` with ``mode`` on
+        the side ``G > 0``): ``b > 0 >= a`` (``target`` would return at once) enters the
+        graze mode, ``a > 0`` continues ``mode`` (a tangency of its exit), else
+        ``target``.  Where ``G`` is beyond zero (its one-sided value past a kink of the
+        guards, by more than :func:`_group_tolerances`) the exit is ``target``.  A rate within ``1e-12`` of the larger, widened by what the event's
+        time resolution moves it by, counts as zero."""
+        graze = self.m.graze_of(mode, target)
+        if graze is None:
+            return target
+        # the exit indicator itself beyond zero (it jumps where the bound has a kink,
+        # mu |F_n| at F_n = 0): a plain exit; at zero, the rates decide
+        gs, gf = self.d.guards(mode)
+        vals, rates = self.value("guards", (mode,), y, t), self.value("guard_rates", (mode,), y, t)
+        scales = self.scales(mode, y) if self.scales is not None else None
+        tol, _ = _group_tolerances(gs, vals, rates, y, t, scales if scales is not None else state_scales(gf, y, self.p))
+        i = next(j for j, g in enumerate(gs) if g.target == target)
+        if vals[i] > tol[i]:
+            return target
+        g = self.value("guards", (graze,), y, t)[:2]
+        a, b = float(g[0]), -float(g[1])
+        dt = 0.0 if t is None else resolution(t)
+        rates = np.abs(self.value("guard_rates", (graze,), y, t)[:2]) * dt
+        tol = indicator_tol(True, True, a, b)
+        da, db = sign_beyond(a, tol + rates[0]), sign_beyond(b, tol + rates[1])
+        side = choose_side(True, True, True, da, db, a + b, 1)
+        return graze if side == 0 else (mode if side == 1 else target)
+
     def forbidden(self, y, override: dict):
         """The constrained sliding mode whose forbidden side holds at ``y`` (with the
         signs ``override`` forced), or ``None``: crossing another surface into it (a
@@ -307,7 +342,7 @@ class ModeLogic:
         ``(new_mode, y, event)``; ``event`` is ``None`` when the same mode continues
         (grazing contact)."""
         target = guard.target
-        new = self.decide(target[1], y, mode, t) if isinstance(target, tuple) else target
+        new = self.decide(target[1], y, mode, t) if isinstance(target, tuple) else self.leave(mode, target, y, t)
         if new == mode:
             return mode, y, None
         y = self.project(new, y)
@@ -349,7 +384,7 @@ class ModeLogic:
             if isinstance(g.target, tuple):
                 new = self.decide(g.target[1], y, mode, t)
             else:
-                new = g.target
+                new = self.leave(mode, g.target, y, t)
             if new == mode:
                 return mode
             if new in visited:

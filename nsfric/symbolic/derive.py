@@ -13,6 +13,12 @@ neighbouring regions; for each sliding mode on ``h = 0``:
 * exit guards: leave towards the plus region when ``sigma_plus`` becomes positive,
   towards the minus region when ``sigma_minus`` becomes negative (``lam`` leaving
   [0, 1]);
+* for a ``graze`` mode inside a constrained mode (the cap) towards a region: the cap's
+  exit indicator ``G`` (positive inside the cap, :meth:`DerivedModel.graze_indicator`),
+  its rates ``a = grad G . f_cap`` and ``b = grad G . f_region``, the multiplier ``lam =
+  a/(a - b)`` and the field ``(1 - lam) f_cap + lam f_region`` (the Filippov
+  combination on ``G = 0`` within the cap's surface), the algebraic state's rate from
+  ``d h/dt = 0``; exit guards ``a`` (to the cap) and ``-b`` (to the region);
 * the DAE residual ``F(y, y', lam) = 0`` used with Assimulo: ``y' - f`` for regions;
   for sliding modes the algebraic state's equation is replaced by ``h(y) = 0`` and the
   multiplier's by ``grad h . f_lam = 0`` (index 1 in ``(y_a, lam)``).
@@ -31,7 +37,7 @@ from .codegen import generate
 from .frozen import FrozenModel, IterationMatrix, Reshaped, region_at
 from .laws import lam as LAM
 from .mode_fields import cancel_held, with_mode_signs
-from .model import HybridModel, Region, Sliding
+from .model import HybridModel, Region, Sliding, has_multiplier
 from .normal import real_abs, step_sign
 
 _YP = sp.Symbol("_yp")
@@ -89,8 +95,12 @@ class DerivedModel:
         self.modes: dict[str, SymbolicMode] = {}
         for r in model.regions:
             self.modes[r.name] = self._region(r)
+        for s in model.slidings:  # a graze mode after the cap it lies in
+            if s.kind != "graze":
+                self.modes[s.name] = self._sliding(s)
         for s in model.slidings:
-            self.modes[s.name] = self._sliding(s)
+            if s.kind == "graze":
+                self.modes[s.name] = self._graze(s)
 
     # -- symbolic ---------------------------------------------------------------
     def grad(self, surface: str):
@@ -122,7 +132,7 @@ class DerivedModel:
         rhs = [sp.sympify(r.rhs[s]) for s in self.y]
         outs = dict(self.model.common_outputs)
         outs.update(r.outputs)
-        if any(s.kind == "filippov" for s in self.model.slidings):
+        if has_multiplier(self.model):
             outs["lam"] = sp.Integer(0)
         guards = []
         for name, sign in r.signs.items():
@@ -167,11 +177,11 @@ class DerivedModel:
         elif s.kind == "constrained":
             rates = {y: sp.sympify(e) for y, e in s.rhs.items()}
             outs.update(s.outputs)
-            if any(sl.kind == "filippov" for sl in self.model.slidings):
+            if has_multiplier(self.model):
                 outs["lam"] = sp.Integer(0)
             f_lam, lam_res = rates, LAM
         else:
-            raise ValueError(f"sliding kind must be 'filippov' or 'constrained', got {s.kind!r}")
+            raise ValueError(f"sliding kind must be 'filippov', 'constrained' or 'graze', got {s.kind!r}")
         rates[s.algebraic] = self._algebraic_rate(s, rates)
         rhs = self._smooth([rates[y] for y in self.y], self._shared_signs(s))
         guards = []
@@ -192,6 +202,41 @@ class DerivedModel:
         sides = [self.model.mode(r).signs for r in (s.plus, s.minus) if r is not None]
         return {n: sgn for n, sgn in sides[0].items() if n != s.surface and all(o.get(n) == sgn for o in sides)
                 and not self.model.switching[n].has(s.algebraic)}
+
+    def graze_indicator(self, s: Sliding):
+        """``G`` of the graze mode ``s``: the exit indicator of its cap ``s.plus`` towards
+        the region ``s.minus`` -- ``grad h . f_region`` signed to be positive inside the
+        cap (the region's field would carry the state beyond the cap's surface, so the cap
+        holds it), zero where the cap is left."""
+        key = ("graze", s.name)
+        if key not in self._memo:
+            cap = self.model.mode(s.plus)
+            side = 1 if cap.plus == s.minus else -1
+            self._memo[key] = -side * self.sigma_expr(s.surface, s.minus)
+        return self._memo[key]
+
+    def _graze(self, s: Sliding) -> SymbolicMode:
+        """The graze mode ``s`` (module docstring): the Filippov combination of the cap's
+        and the region's fields on ``G = 0`` inside the cap's surface ``h = 0``."""
+        cap, region = self.modes[s.plus], self.modes[s.minus]
+        G = self.graze_indicator(s)
+        dG = [sp.diff(G, y) for y in self.y]
+        a = _cancel(sum(g * f for g, f in zip(dG, cap.rhs)), self.y)
+        b = _cancel(sum(g * f for g, f in zip(dG, region.rhs)), self.y)
+        lam_expr = _cancel(a / (a - b), self.y)
+        rates = {y: _cancel((1 - lam_expr) * fc + lam_expr * fr, self.y)
+                 for y, fc, fr in zip(self.y, cap.rhs, region.rhs)}
+        rates[s.algebraic] = self._algebraic_rate(s, rates)
+        outs = {key: _cancel((1 - lam_expr) * cap.outputs[key] + lam_expr * region.outputs[key], self.y)
+                for key in cap.outputs if key in region.outputs}
+        outs["lam"] = lam_expr
+        guards = [Guard(a, s.plus, f"exit->{s.plus}"), Guard(-b, s.minus, f"exit->{s.minus}")]
+        guards += self._shared_guards(self.model.mode(s.plus))
+        h = self.model.switching[s.surface]
+        f_lam = {y: (1 - LAM) * fc + LAM * fr for y, fc, fr in zip(self.y, cap.rhs, region.rhs)}
+        residual = [h if y == s.algebraic else yp - f_lam[y] for y, yp in zip(self.y, self.yp)]
+        residual.append((1 - LAM) * a + LAM * b)  # dG/dt = 0: index 1 in lam
+        return SymbolicMode(s.name, s, [rates[y] for y in self.y], outs, guards, residual)
 
     def _shared_guards(self, s: Sliding) -> list:
         """Guards of the other switching functions whose sign both neighbours of ``s``

@@ -13,6 +13,14 @@ switching surface ``h_j = 0``:
   solved for one *algebraic* state (the D-SDS sliding branch, Führer et al. eq 3:
   ``xi`` follows ``v``), the other states follow the declared rates.  Entering it from
   off the surface is a reset map (the D-SDS sets ``xi`` instantaneously).
+* ``kind="graze"`` -- a Filippov sliding *inside* a constrained mode (its ``plus``, the
+  "cap") on the zero set of the cap's exit indicator ``G`` towards a region (its
+  ``minus``): where the cap's field turns ``G`` negative (the cap would be left) and the
+  region's field at once turns it positive again (the region would return onto the
+  cap), the state stays on both ``h = 0`` and ``G = 0`` with the field ``(1 - lam)
+  f_cap + lam f_region``, ``lam`` keeping ``dG/dt = 0``; left where ``lam`` leaves
+  [0, 1].  It exists where the force jumps between the cap and the region (LIGGGHTS's
+  and YADE's elastic test, the dashpot on in a fraction ``lam`` of the time).
 
 Everything numeric (right-hand sides, Jacobians, indicators ``grad h . f``, the
 sliding fields, resets, guards, DAE residuals) is *derived* from this declaration in
@@ -24,6 +32,18 @@ from dataclasses import dataclass, field
 
 from .params import ModelLookup, Param  # noqa: F401  (Param re-exported)
 from .validation import validate
+
+
+#: sliding kinds with a multiplier ``lam`` (a convex combination of two fields)
+MULTIPLIER_KINDS = ("filippov", "graze")
+#: sliding kinds whose algebraic state is held on the surface by the reset map
+HELD_KINDS = ("constrained", "graze")
+
+
+def has_multiplier(model) -> bool:
+    """Whether a sliding mode of ``model`` has the multiplier ``lam`` (an output of
+    every mode then, zero where no multiplier acts)."""
+    return any(s.kind in MULTIPLIER_KINDS for s in model.slidings)
 
 
 @dataclass(frozen=True)
@@ -57,11 +77,13 @@ class Sliding:
     mode is entered whenever the trajectory reaches the surface from its neighbour and
     left only through the other switching functions (a saturated force that stays at
     its limit until the velocity reverses), not where a neighbour's field points away.
+    For ``kind="graze"``: ``surface`` and ``algebraic`` are the cap's, ``plus`` names
+    the cap (a constrained mode on ``surface``), ``minus`` the region it exits to.
     """
 
     name: str
     surface: str
-    kind: str  # "filippov" | "constrained"
+    kind: str  # "filippov" | "constrained" | "graze"
     algebraic: object  # the sympy Symbol of the algebraic state
     plus: str | None
     minus: str | None
@@ -123,7 +145,7 @@ class HybridModel(ModelLookup):
         for m in self.regions + self.slidings:
             outs += [k for k in m.outputs if k not in outs]
         outs += [k for k in self.common_outputs if k not in outs]
-        if any(s.kind == "filippov" for s in self.slidings):
+        if has_multiplier(self):
             outs.append("lam")
         self.output_names = tuple(outs)
         validate(self)

@@ -93,9 +93,19 @@ class ModelLookup:
         return any(s.name == name for s in self.slidings)
 
     def sliding_on(self, surface: str):
+        """The sliding mode on ``surface`` that its neighbouring regions enter (not a
+        ``graze`` mode inside it, :meth:`graze_of`), or ``None``."""
         for s in self.slidings:
-            if s.surface == surface:
+            if s.surface == surface and s.kind != "graze":
                 return s
+        return None
+
+    def graze_of(self, cap: str, region: str):
+        """The name of the ``graze`` mode inside the constrained mode ``cap`` towards
+        ``region`` (:class:`~nsfric.symbolic.model.Sliding`), or ``None``."""
+        for s in self.slidings:
+            if s.kind == "graze" and s.plus == cap and s.minus == region:
+                return s.name
         return None
 
     def param(self, name: str) -> Param:

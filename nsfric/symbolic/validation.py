@@ -5,7 +5,9 @@
   names known switching functions;
 * the regions cover the state space: each feasible sign combination of the switching
   functions lies in exactly one region -- no gap (unless a constrained sliding mode
-  declares that side forbidden, i.e. projected onto its surface) and no overlap.
+  declares that side forbidden, i.e. projected onto its surface) and no overlap;
+* a ``graze`` sliding mode lies inside a constrained mode on the same surface, with
+  the same algebraic state, towards one of that mode's neighbouring regions.
 
 A sign combination is infeasible when SymPy proves a switching function, or a sum of
 two signed ones, non-positive there (``h_plus - h_minus = -2 F_max`` for a clipped
@@ -89,8 +91,23 @@ def check_cover(model):
         raise ValueError(f"model {model.name!r}: modes {inside} overlap where {pattern}")
 
 
+def check_graze(model):
+    names = {s.name: s for s in model.slidings}
+    for s in model.slidings:
+        if s.kind != "graze":
+            continue
+        cap = names.get(s.plus)
+        if cap is None or cap.kind != "constrained" or cap.surface != s.surface or cap.algebraic != s.algebraic:
+            raise ValueError(f"model {model.name!r}: graze mode {s.name!r} must lie inside a constrained mode on "
+                             f"{s.surface!r} with the algebraic state {s.algebraic} (its plus), got {s.plus!r}")
+        if s.minus is None or s.minus not in (cap.plus, cap.minus):
+            raise ValueError(f"model {model.name!r}: graze mode {s.name!r} must lead to a neighbouring region of "
+                             f"{cap.name!r} ({[r for r in (cap.plus, cap.minus) if r is not None]}), got {s.minus!r}")
+
+
 def validate(model):
     """Raise ValueError if ``model`` is ill-formed (see the module docstring)."""
     check_rates(model)
+    check_graze(model)
     check_symbols(model)
     check_cover(model)
