@@ -148,9 +148,10 @@ def energy_sweep(rules=None, sweep=None, divisions=DIVISIONS, progress=None, job
     from ..schemes.slip_rules import SLIP_RULES, get_slip_rule
     from ..study.execute import map_tasks
 
-    # by default every rule, YADE's Hertz-Mindlin row too (its limit by the Filippov solver,
-    # slip_rule_zoo.HERTZ_SOLVER; its k_t comes from the materials, so the k_t/k_n axis leaves it alone)
-    rules = [get_slip_rule(r).name for r in (rules or list(SLIP_RULES))]
+    # by default the zoo's default rules, YADE's Hertz-Mindlin row too (its limit by the Filippov
+    # solver, slip_rule_zoo.HERTZ_SOLVER; its k_t comes from the materials, so the k_t/k_n axis
+    # leaves it alone); not Kratos's Hertz rows, whose limit is not found at every angle
+    rules = [get_slip_rule(r).name for r in (rules or [n for n, r in SLIP_RULES.items() if r.in_default_run])]
     divisions = sorted({int(n) for n in divisions})
     done = (lambda k, n: progress(f"slip-rule-energy: {k}/{n} points")) if progress else None
     per_point = map_tasks(partial(_point_rows, rules=rules, divisions=divisions), sweep_points(sweep),

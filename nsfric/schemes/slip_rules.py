@@ -95,7 +95,7 @@ class SlipRule:
         overlap, the ``k_t`` and ``gamma_t`` the step takes).
     in_default_run : bool
         Whether ``nsfric run slip-rule-zoo`` (:func:`nsfric.cases.slip_rule_zoo.zoo`
-        without ``rules``) runs it; False for rows whose exact limits cost more than a few
+        without ``rules``) and ``nsfric run slip-rule-energy`` run it; False for rows whose exact limits cost more than a few
         seconds over the angles (Kratos's Hertz rows: about 11 s of CPU each, warm), run by
         name (``zoo(rules=[...])``).
     """
