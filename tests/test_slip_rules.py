@@ -109,12 +109,9 @@ def yade_mindlin(shearElastic, incidentVs, Fn, dt, p):
     return shearForce, shearElastic
 
 
-def kratos(Fe_old, RelVel, Fn, dt, p):
-    Fe = Fe_old - p["k_t"] * (RelVel * dt)
-    Fv = -p["gamma_t"] * RelVel
-    Fmax = Fn * p["mu"]
-    total = Fe + Fv
-    if _len(total) > Fmax:
+def kratos_four_branches(Fe, Fv, Fmax):
+    # the four branches both Kratos laws share (..._Linear_... and ..._Hertz_viscous_Coulomb_CL.cpp)
+    if _len(Fe + Fv) > Fmax:
         ae, dot, av = _len(Fe), Fe @ Fv, _len(Fv)
         if dot >= 0.0:
             if ae > Fmax:
@@ -126,6 +123,12 @@ def kratos(Fe_old, RelVel, Fn, dt, p):
         else:
             Fe, Fv = Fe * (Fmax / ae), np.zeros(3)
     return Fe + Fv, Fe
+
+
+def kratos(Fe_old, RelVel, Fn, dt, p):
+    Fe = Fe_old - p["k_t"] * (RelVel * dt)
+    Fv = -p["gamma_t"] * RelVel
+    return kratos_four_branches(Fe, Fv, Fn * p["mu"])
 
 
 def kratos_muv(Fe_old, RelVel, Fn, dt, p):
@@ -146,19 +149,8 @@ def kratos_hertz(OldLocalElasticContactForce, LocalRelVel, normal_contact_force,
     ShearRelVel = _len(LocalRelVel - (LocalRelVel @ N) * N)
     equiv_friction = p["mu"] + (p.get("mu_s", p["mu"]) - p["mu"]) * math.exp(-p.get("friction_decay", 0.0) * ShearRelVel)
     MaximumAdmisibleShearForce = normal_contact_force * equiv_friction
-    Fe, Fv = LocalElasticContactForce, -p["gamma_t"] * LocalRelVel  # CalculateViscoDampingForceWithFEM
-    if _len(Fe + Fv) > MaximumAdmisibleShearForce:
-        ActualElasticShearForce, ViscoDampingLocalContactForceModule = _len(Fe), _len(Fv)
-        if Fe @ Fv >= 0.0:
-            if ActualElasticShearForce > MaximumAdmisibleShearForce:
-                Fe, Fv = Fe * (MaximumAdmisibleShearForce / ActualElasticShearForce), np.zeros(3)
-            else:
-                Fv = Fv * ((MaximumAdmisibleShearForce - ActualElasticShearForce) / ViscoDampingLocalContactForceModule)
-        elif ViscoDampingLocalContactForceModule >= ActualElasticShearForce:
-            Fv = Fv * ((MaximumAdmisibleShearForce + ActualElasticShearForce) / ViscoDampingLocalContactForceModule)
-        else:
-            Fe, Fv = Fe * (MaximumAdmisibleShearForce / ActualElasticShearForce), np.zeros(3)
-    return Fe + Fv, Fe
+    Fv = -p["gamma_t"] * LocalRelVel  # CalculateViscoDampingForceWithFEM
+    return kratos_four_branches(LocalElasticContactForce, Fv, MaximumAdmisibleShearForce)
 
 
 def dirt(old_spring, vt, f_n, dt, p):
