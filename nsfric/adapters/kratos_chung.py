@@ -76,6 +76,20 @@ def to_kratos_hertz(values: dict) -> dict:
     return sphere_material(values, e_star, (4 - 2 * ratio) / (4 - ratio), 0.0)
 
 
+def kratos_material(p: dict) -> dict:
+    """The Kratos material of the slip-rule zoo's Hertz contact of the impact ``p``
+    (:func:`~nsfric.schemes.slip_rule_hertz.with_hertz`) against the rigid wall: its exact
+    limit's ``chung-ooi`` parameters (:func:`~nsfric.schemes.slip_rule_hertz.limit_params`)
+    through :func:`to_kratos_hertz`, with ``DAMPING_GAMMA = betan`` (ValueError where
+    ``betas != betan``: Kratos has one ``DAMPING_GAMMA``)."""
+    from ..schemes.slip_rule_hertz import limit_params, with_hertz
+
+    q = with_hertz(p)
+    if not math.isclose(q["betan"], q["betas"], rel_tol=1e-12):
+        raise ValueError(f"betas must equal betan (Kratos's one DAMPING_GAMMA), got {q['betas']!r} and {q['betan']!r}")
+    return {**to_kratos_hertz({**limit_params(p), "gamma_t": 0.0}), "damping_gamma": q["betan"]}
+
+
 def run_chung_ooi(params: dict | None, dt: float, style: str = "DEM_D_Hertz_viscous_Coulomb") -> dict:
     """The case's observables of one Kratos DEM run of a ``chung-ooi`` point.
 
@@ -108,14 +122,13 @@ def run_zoo_hertz(p: dict, dt: float) -> dict:
     :func:`~nsfric.schemes.slip_rule_impact.run_impact`, with ``mu_s`` and ``friction_decay``
     for Kratos's ``mu(v)``) with ``DEM_D_Hertz_viscous_Coulomb`` *and its damping*: the
     Kratos material of the zoo's Hertz contact
-    (:func:`~nsfric.schemes.slip_rule_kratos_hertz.kratos_material`, ``DAMPING_GAMMA`` the
+    (:func:`kratos_material`, ``DAMPING_GAMMA`` the
     restitution's Thornton ratio, set exactly after the stage's initialisation), the
     friction variables of :func:`~nsfric.adapters.kratos.to_kratos_friction`; Kratos's own
     lever arm.  Returns :func:`run_chung_ooi`'s observables (the step
     ``kratos-hertz-viscous-coulomb`` with ``arm_overlap = 2`` and ``arm_rotation =
     "quaternion"`` takes the same steps)."""
     from ..schemes.slip_rule_hertz import limit_params
-    from ..schemes.slip_rule_kratos_hertz import kratos_material
     from .kratos import to_kratos_friction
 
     material = {**kratos_material(p), "friction_variables": to_kratos_friction(p)}

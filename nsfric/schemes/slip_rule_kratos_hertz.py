@@ -33,7 +33,8 @@ stiffness and damping (``kno``, ``kso = 8 G* sqrt(R)`` here, ``kso = 8 G* sqrt(R
 with ``8 G*/E*`` alike; ``cn``, ``cs`` with Thornton's ratio): the zoo maps the standard
 impact onto one Hertz-Mindlin contact for both rows (:func:`~nsfric.schemes.slip_rule_hertz.
 with_hertz`, ``DAMPING_GAMMA = betan = betas``), the Kratos material being the one with
-that ``kno`` against a rigid face (:func:`kratos_material`).  The rules differ in the
+that ``kno`` against a rigid face
+(:func:`~nsfric.adapters.kratos_chung.kratos_material`).  The rules differ in the
 tangential step only: Kratos rescales the elastic force on unloading and trims the
 dashpot where YADE drops it.
 """
@@ -55,27 +56,6 @@ def kratos_hertz_viscous_coulomb(Fe_old, v_t, Fn, dt, p):
     if p["delta_prev"] > p["delta"]:
         Fe_old = Fe_old * math.sqrt(p["delta"] / p["delta_prev"])
     return kratos_branches(Fe_old - p["k_t"] * p.get("disp_t", v_t * dt), v_t, Fn, p)
-
-
-def kratos_material(p: dict) -> dict:
-    """The Kratos material of the zoo's Hertz contact of the impact ``p``
-    (:func:`~nsfric.schemes.slip_rule_hertz.with_hertz`) against a rigid face: ``young``
-    from ``kno = 4/3 E/(1 - nu^2) sqrt(R)``, ``poisson`` from ``kso/kno = 6 G*/E* = 3 (1 -
-    nu)/(2 - nu)``, ``density``, ``radius`` and ``damping_gamma = betan`` (ValueError where
-    ``betas != betan``: Kratos has one ``DAMPING_GAMMA``)."""
-    from .slip_rule_hertz import with_hertz
-
-    q = with_hertz(p)
-    if not math.isclose(q["betan"], q["betas"], rel_tol=1e-12):
-        raise ValueError(f"betas must equal betan (Kratos's one DAMPING_GAMMA), got {q['betas']!r} and {q['betan']!r}")
-    ratio = q["kso"] / q["kno"]  # 3 (1 - nu)/(2 - nu)
-    if not 1.0 < ratio < 2.0:
-        raise ValueError(f"kso/kno must be in (1, 2) for a Kratos material (3 (1 - nu)/(2 - nu)), got {ratio!r}")
-    poisson = (3 - 2 * ratio) / (3 - ratio)
-    e_star = q["kno"] / (4 / 3 * math.sqrt(q["R"]))
-    return {"young": e_star * (1 - poisson ** 2), "poisson": poisson,
-            "density": q["m"] / (4 / 3 * math.pi * q["R"] ** 3), "radius": q["R"], "damping_gamma": q["betan"],
-            "friction": q["mu"]}
 
 
 SOURCE = ("KratosMultiphysics/Kratos applications/DEMApplication/custom_constitutive/DEM_D_Hertz_viscous_Coulomb_CL.cpp "
