@@ -2,14 +2,14 @@
 Kratos DEM wheel's linear viscous Coulomb law on the sphere-wall impact, measured against
 the D-SDS and ``sds-trim``.  Skipped only where the Kratos wheel is not installed."""
 import csv
-import importlib.util
 import json
 
 import pytest
 
 from nsfric.cli import main
 
-WHY = "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
+from conftest import KRATOS_MISSING as WHY
+
 
 
 @pytest.mark.skipif(bool(WHY), reason=f"Kratos DEM is not here: {WHY}")

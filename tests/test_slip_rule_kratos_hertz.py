@@ -4,11 +4,11 @@ and ``-muv``): the contact against an independent transcription of Kratos's
 ``InitializeContactWithFEM``/``CalculateViscoDampingForceWithFEM`` and the wheel's
 ``GammaForHertzThornton``, the step against the Kratos 10.4.4 wheel, the limit by two
 solvers, the step's order toward it, the zoo row."""
-import importlib.util
 import math
 
 import numpy as np
 import pytest
+from conftest import KRATOS_MISSING
 
 from nsfric.adapters.kratos_chung import kratos_material
 from nsfric.cases import slip_rule_zoo as Z
@@ -20,11 +20,6 @@ from nsfric.schemes.slip_rule_impact import rule_params, run_impact
 RULE, RULE_MUV = "kratos-hertz-viscous-coulomb", "kratos-hertz-viscous-coulomb-muv"
 LAW, LAW_MUV = "mindlin-rescale-force-trim", "mindlin-rescale-force-trim-muv"
 MUV = {"mu_s": 0.4, "friction_decay": 3.0}
-
-
-def _kratos_why():
-    """Skip only where the wheel is not installed (an installed Kratos that fails, fails)."""
-    return "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
 
 
 def _impact(theta, rule=RULE):
@@ -52,7 +47,7 @@ def test_the_material_gives_kratos_s_contact():
         Fn, ks, cs = H.hertz_contact(q, delta, rate)
         assert Fn == pytest.approx(2 / 3 * Kn * delta + cn * rate, rel=1e-12)
         assert ks == pytest.approx(Kt, rel=1e-12) and cs == pytest.approx(ct, rel=1e-12)
-    if not _kratos_why():
+    if not KRATOS_MISSING:
         from KratosMultiphysics.DEMApplication.sphere_strategy import ExplicitStrategy
 
         assert mat["damping_gamma"] == pytest.approx(ExplicitStrategy.GammaForHertzThornton(None, 0.9), rel=1e-14)
@@ -70,7 +65,7 @@ def test_the_step_is_the_kratos_wheel(theta, rule):
     (8e-10, 2e-10 measured at 45 deg); the turned arm's normal part matters (the plain
     ``v_t dt`` is more than 3e-7 away: it enters the ``minoring_factor``), and so do the
     rescale, the damping and the four branches (YADE's rule on the same contact: 1e-3)."""
-    why = _kratos_why()
+    why = KRATOS_MISSING
     if why:
         pytest.skip(f"Kratos DEM does not run here: {why}")
     from nsfric.adapters import kratos_chung

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import KRATOS_MISSING
 
 from nsfric.cases import slip_rule_zoo as Z
 from nsfric.schemes import slip_rules as S
@@ -15,14 +16,6 @@ from nsfric.schemes.slip_rule_impact import run_impact
 RULE = "kratos-linear-viscous-coulomb-muv"
 #: the zoo row's friction: mu_s = 0.4, mu_d = mu = 0.3, c = 3 s/m
 MUV = {"mu_s": 0.4, "friction_decay": 3.0}
-
-
-def _kratos_why():
-    """Why the Kratos tests skip: only where the wheel is not installed (no wheel for the
-    platform); an installed Kratos that does not run fails them, as in test_verify_kratos."""
-    import importlib.util
-
-    return "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
 
 
 @pytest.mark.parametrize("theta", [20.0, 45.0])
@@ -34,7 +27,7 @@ def test_the_muv_step_is_the_kratos_wheel(theta):
     Kratos's rotation of the arm by a quaternion, ``R sin(omega dt)`` for ``R omega dt``:
     O(dt^2), a quarter at ``t_n/100``), while the constant-friction rule at ``mu_s`` or at
     ``mu_d`` is more than 1e-3 away: the wheel takes ``mu`` of this step's ``|v_t|``."""
-    why = _kratos_why()
+    why = KRATOS_MISSING
     if why:
         pytest.skip(f"Kratos DEM does not run here: {why}")
     from nsfric.adapters import kratos
@@ -165,7 +158,7 @@ def test_the_kratos_wheel_converges_to_sds_trim_muv():
     arm ``R - delta`` (the law with ``arm_overlap = 2``): the wheel's ``psi_f`` on ``t_n/100
     ... t_n/800`` converges at first order to ``sds-trim-muv`` (1.6e-5 at ``t_n/800``), not
     to ``sds-trim`` at the constant ``mu_d`` (9.1e-2 away)."""
-    why = _kratos_why()
+    why = KRATOS_MISSING
     if why:
         pytest.skip(f"Kratos DEM does not run here: {why}")
     from nsfric.adapters import kratos

@@ -4,7 +4,6 @@ xi, normal force clamped at zero) a gross-sliding impact converges at first orde
 nsfric's exact value, a stick-slip one converges elsewhere (Kratos's slip rule is not the
 D-SDS).  Skipped only where the wheel is not installed (no Kratos wheel for the
 platform); an installed Kratos that does not run fails."""
-import importlib.util
 import json
 import math
 
@@ -15,7 +14,8 @@ from nsfric.cases import get_case
 from nsfric.cli import main
 from nsfric.conventions import CONVENTIONS, register_convention
 
-WHY = "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
+from conftest import KRATOS_MISSING as WHY
+
 #: a Kratos material: nu = 1/4 against a rigid wall, one DAMPING_GAMMA for both dashpots
 KS = 2 * (1 - 0.25) / (2 - 0.25)
 MATERIAL = {"ks_ratio": KS, "gamma_t": 2.06 * math.sqrt(KS)}

@@ -4,7 +4,6 @@
 ``mindlin-rescale-force/hertz`` (its elastic force rescaled by sqrt(delta/delta_old) on
 unloading), not to ``mindlin-force/hertz``.  Skipped only where the wheel is not
 installed (no Kratos wheel for the platform); an installed Kratos that does not run fails."""
-import importlib.util
 import json
 
 import pytest
@@ -15,7 +14,8 @@ from nsfric.cases import get_case
 from nsfric.cli import main
 from nsfric.conventions import CONVENTIONS, get_convention, register_convention
 
-WHY = "" if importlib.util.find_spec("KratosMultiphysics") else "the KratosMultiphysics wheel is not installed"
+from conftest import KRATOS_MISSING as WHY
+
 needs_kratos = pytest.mark.skipif(bool(WHY), reason=f"Kratos DEM is not here: {WHY}")
 #: T4 at 15 degrees (the contact slips, sticks and slips again)
 POINT = C.points(C.TESTS["T4-elastic-al-oxide"])[2]
